@@ -1,8 +1,20 @@
-//! The shapecheck command line: `verify`, `cfa`, `bench`.
+//! The shapecheck command line: `verify` (the verdict on a C program), `cfa` (the program IR),
+//! `bench` (SV-COMP task definitions, scored).
+//!
+//! Exit codes of `verify`: 0 when a verdict line was printed (TRUE, FALSE(...) or UNKNOWN);
+//! 2 for bad input (missing or malformed C file, unknown property, unreadable property file),
+//! with an error on stderr and no verdict; 3 when the tool failed internally (the verdict line
+//! is then UNKNOWN).
+
 mod bench;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use shapecheck_runtime::explore::Limits;
+use shapecheck_runtime::property::PropertySet;
+use shapecheck_runtime::{cfa, frontend, report};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(name = "shapecheck", version, about = "A verifier for heap-manipulating C programs")]
@@ -13,13 +25,126 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Verify a C program; the first line of output is the SV-COMP verdict.
+    ///
+    /// Exit codes: 0 verdict printed; 2 bad input (no verdict); 3 internal failure (UNKNOWN).
+    Verify(VerifyArgs),
+    /// Print the program IR: one control-flow automaton per function.
+    Cfa {
+        /// A C file (`.c` is preprocessed with `cc -E`, `.i` is read as is).
+        file: PathBuf,
+        /// Write Graphviz DOT instead of the text listing.
+        #[arg(long)]
+        dot: bool,
+    },
     /// Run SV-COMP task definitions and score the verdicts.
     Bench(bench::BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    /// The C program (`.c` or preprocessed `.i`).
+    file: PathBuf,
+    /// An SV-COMP property file (.prp).
+    #[arg(long, conflicts_with = "check")]
+    property: Option<PathBuf>,
+    /// Properties to check, comma-separated: unreach-call, valid-memsafety, valid-memcleanup
+    /// (or valid-deref, valid-free, valid-memtrack).
+    #[arg(long, default_value = "unreach-call")]
+    check: String,
+    /// Time limit in seconds (UNKNOWN when reached).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Maximum number of edges explored in total.
+    #[arg(long, default_value_t = Limits::default().max_steps)]
+    max_steps: u64,
+    /// Maximum number of edges on one path.
+    #[arg(long, default_value_t = Limits::default().max_path)]
+    max_path: u32,
+    /// Maximum number of live heap blocks in a state.
+    #[arg(long, default_value_t = Limits::default().max_heap)]
+    max_heap: usize,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum Format {
+    Text,
+    Json,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Bench(args) => bench::run(&args),
+        Command::Cfa { file, dot } => show_cfa(&file, dot),
+        Command::Verify(args) => on_big_stack(move || verify(&args)),
     }
+}
+
+/// Runs `f` on a thread with a large stack (deeply nested C expressions recurse deeply).
+fn on_big_stack(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .ok()
+        .and_then(|h| h.join().ok())
+        .unwrap_or_else(|| {
+            println!("UNKNOWN\nreason: internal error (see stderr)");
+            ExitCode::from(3)
+        })
+}
+
+fn show_cfa(file: &PathBuf, dot: bool) -> ExitCode {
+    match frontend::load(file) {
+        Ok(p) => {
+            print!("{}", if dot { cfa::dot(&p) } else { cfa::listing(&p) });
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn checks(args: &VerifyArgs) -> Result<PropertySet, String> {
+    match &args.property {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            PropertySet::parse_prp(&text).map_err(|e| format!("{}: {e}", p.display()))
+        }
+        None => PropertySet::parse_list(&args.check),
+    }
+}
+
+fn verify(args: &VerifyArgs) -> ExitCode {
+    let checks = match checks(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let prog = match frontend::load(&args.file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let limits = Limits {
+        max_steps: args.max_steps,
+        max_path: args.max_path,
+        max_heap: args.max_heap,
+        timeout: args.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
+    };
+    let r = report::verify(&prog, &checks, limits);
+    match args.format {
+        Format::Text => print!("{}", r.text(&prog)),
+        Format::Json => println!("{}", r.json()),
+    }
+    ExitCode::SUCCESS
 }

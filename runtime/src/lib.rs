@@ -1,2 +1,15 @@
-//! shapecheck's runtime: the C front end, the program IR, the engines and the SMT layer.
-pub fn z3_version() -> String { z3::full_version().to_string() }
+//! shapecheck's runtime: the C front end, the program IR, the explicit-heap engine with its
+//! property checks, the SMT layer, concrete replay of counterexamples, and reports.
+#![forbid(unsafe_code)]
+
+pub mod cfa;
+pub mod frontend;
+pub mod ir;
+pub mod smt;
+pub mod term;
+pub mod exec;
+pub mod memory;
+pub mod property;
+pub mod explore;
+pub mod replay;
+pub mod report;

@@ -1,0 +1,769 @@
+//! The semantics of one CFA edge on an explicit-heap state, with the SV-COMP property checks.
+//!
+//! Consumes a [`State`] and an edge; produces [`Outcome`]s: successor states (with the symbolic
+//! branch condition the explorer must check for feasibility), a property violation, the end
+//! of the run, or a stop (an unsupported construct or undefined behaviour outside the checked
+//! properties). The same code runs symbolically (nondeterministic inputs become fresh symbols)
+//! during exploration and concretely (inputs taken from a list) during replay.
+
+use crate::ir::*;
+use crate::memory::{BlockId, BlockKind, Fault, Memory, Ptr, Val};
+use crate::property::{Property, PropertySet};
+use crate::term::{self, Term, TermRef};
+use petgraph::graph::{EdgeIndex, NodeIndex};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// A stack frame.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    /// The function.
+    pub func: FuncId,
+    /// The current location (for callers: where to resume).
+    pub loc: NodeIndex,
+    /// The block of every local.
+    pub vars: Rc<BTreeMap<VarId, BlockId>>,
+    /// Blocks from `alloca`.
+    pub allocas: Vec<BlockId>,
+    /// The caller's call edge, whose left-hand side receives the return value.
+    pub call_edge: Option<EdgeIndex>,
+}
+
+/// An explicit-heap state: call stack, memory, and the path condition over input symbols.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Call stack, innermost last.
+    pub frames: Vec<Frame>,
+    /// Blocks of globals.
+    pub globals: Rc<BTreeMap<VarId, BlockId>>,
+    /// Memory.
+    pub mem: Memory,
+    /// Conjuncts over input symbols that the path satisfies.
+    pub pc: Vec<TermRef>,
+    /// Number of input symbols created so far.
+    pub next_sym: u32,
+    /// Number of branch points with more than one feasible successor on the path.
+    pub forks: u32,
+    /// Number of edges taken.
+    pub steps: u32,
+}
+
+/// A property violation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The violated property.
+    pub property: Property,
+    /// Source line of the violating operation.
+    pub line: u32,
+    /// What happened.
+    pub message: String,
+}
+
+/// How a run ends without violation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// `main` returned or `exit` was called (memcleanup already checked).
+    Exit,
+    /// `abort`, an error call of an unchecked property, or an infinite loop of `myexit` style.
+    Abort,
+}
+
+/// The result of taking an edge.
+#[derive(Debug)]
+pub enum Outcome {
+    /// A successor; `Some(cond)` when a symbolic conjunct was added to the path condition.
+    Next(State, Option<TermRef>),
+    /// A violation of a checked property in the given state.
+    Violation(State, Violation),
+    /// The run ended.
+    End(End),
+    /// The path cannot continue for a reason that makes the exploration incomplete.
+    Stop(String),
+    /// The edge is not enabled (a constant false assumption).
+    Infeasible,
+}
+
+/// Why evaluation stopped.
+pub(crate) enum Halt {
+    Violation(Violation),
+    Stop(String),
+}
+
+type Ev<T> = Result<T, Halt>;
+
+/// Executes edges of a program.
+pub struct Exec<'p> {
+    /// The program.
+    pub prog: &'p Program,
+    /// The checked properties.
+    pub checks: &'p PropertySet,
+    /// Concrete inputs for replay; `None` during symbolic exploration.
+    pub inputs: Option<&'p [i64]>,
+}
+
+impl<'p> Exec<'p> {
+    /// The initial state: globals allocated (zeroed), the initialiser function entered.
+    pub fn initial(&self) -> State {
+        let mut mem = Memory::default();
+        let mut globals = BTreeMap::new();
+        for &g in &self.prog.globals {
+            let v = self.prog.var(g);
+            let b = mem.alloc(BlockKind::Global, self.prog.size_of(&v.ty), true, v.line, &v.name);
+            globals.insert(g, b);
+        }
+        let init = self.prog.func(self.prog.init);
+        State {
+            frames: vec![Frame {
+                func: self.prog.init,
+                loc: init.entry,
+                vars: Rc::new(BTreeMap::new()),
+                allocas: vec![],
+                call_edge: None,
+            }],
+            globals: Rc::new(globals),
+            mem,
+            pc: vec![],
+            next_sym: 0,
+            forks: 0,
+            steps: 0,
+        }
+    }
+
+    /// Takes edge `e` (leaving the current location of the innermost frame) from `st`.
+    pub fn step(&self, st: &State, e: EdgeIndex) -> Vec<Outcome> {
+        let mut st = st.clone();
+        st.steps += 1;
+        let Some(top) = st.frames.last() else { return vec![Outcome::End(End::Exit)] };
+        let f = self.prog.func(top.func);
+        let edge = &f.cfa[e];
+        let Some((_, target)) = f.cfa.edge_endpoints(e) else { return vec![] };
+        if let Some(t) = st.frames.last_mut() {
+            t.loc = target;
+        }
+        let line = edge.line;
+        let r = match &edge.op {
+            Op::Call { lhs, callee: Callee::Builtin(b), args } => {
+                return self.builtin(st, *b, lhs.as_ref(), args, line);
+            }
+            Op::Assume { cond, positive } => return self.assume(st, cond, *positive, line),
+            op => self.simple(&mut st, op, e, line),
+        };
+        match r {
+            Ok(Some(end)) => vec![end],
+            Ok(None) => vec![self.after(st, line)],
+            Err(h) => vec![halt(st, h)],
+        }
+    }
+
+    /// Operations with exactly one outcome.
+    fn simple(&self, st: &mut State, op: &Op, e: EdgeIndex, line: u32) -> Ev<Option<Outcome>> {
+        match op {
+            Op::Skip | Op::Assume { .. } => {}
+            Op::Assign { lhs, rhs } => self.assign(st, lhs, rhs, line)?,
+            Op::Havoc(v) => {
+                let b = self.var_block(st, *v);
+                st.mem.havoc(b);
+            }
+            Op::Call { lhs: _, callee: Callee::Func(f), args } => self.call(st, *f, args, e, line)?,
+            Op::Call { .. } => {}
+            Op::CallPtr { target, args, .. } => match self.eval(st, target, line)? {
+                Val::Ptr(Ptr::Func(f)) => self.call(st, f, args, e, line)?,
+                _ => return Err(stop(line, "call through a pointer that is not a function")),
+            },
+            Op::Return(v) => return self.ret(st, v.as_ref(), line),
+            Op::Unsupported(msg) => return Err(stop(line, &format!("unsupported: {msg}"))),
+        }
+        Ok(None)
+    }
+
+    /// The memtrack check after an operation, then the successor.
+    fn after(&self, st: State, line: u32) -> Outcome {
+        if self.checks.has(Property::ValidMemtrack) {
+            if let Some(v) = self.leak(&st, line) {
+                return Outcome::Violation(st, v);
+            }
+        }
+        Outcome::Next(st, None)
+    }
+
+    fn leak(&self, st: &State, line: u32) -> Option<Violation> {
+        let lost = st.mem.unreachable_heap();
+        let first = *lost.first()?;
+        let b = st.mem.block(first)?;
+        Some(Violation {
+            property: Property::ValidMemtrack,
+            line,
+            message: format!(
+                "the last pointer to {} (allocated at line {}) is lost",
+                b.name, b.line
+            ),
+        })
+    }
+
+    fn assume(&self, mut st: State, cond: &Expr, positive: bool, line: u32) -> Vec<Outcome> {
+        let c = match self.eval_cond(&mut st, cond, line) {
+            Ok(c) => c,
+            Err(h) => return vec![halt(st, h)],
+        };
+        vec![branch(st, c, positive)]
+    }
+
+    /// Evaluates a scalar condition to an `int` 0/1 term.
+    fn eval_cond(&self, st: &mut State, cond: &Expr, line: u32) -> Ev<TermRef> {
+        match self.eval(st, cond, line)? {
+            Val::Int(t) => Ok(term::truth(t)),
+            Val::Ptr(p) => Ok(Term::constant(i64::from(p != Ptr::Null), IntTy::INT)),
+            Val::Undef => Err(stop(line, "condition on an uninitialised value")),
+        }
+    }
+
+    fn assign(&self, st: &mut State, lhs: &Expr, rhs: &Expr, line: u32) -> Ev<()> {
+        if lhs.ty.is_scalar() {
+            let v = self.eval(st, rhs, line)?;
+            let v = self.coerce(v, &lhs.ty, line)?;
+            let p = self.lvalue(st, lhs, line)?;
+            return self.store(st, &p, &lhs.ty, v, line);
+        }
+        let src = self.lvalue(st, rhs, line)?;
+        let dst = self.lvalue(st, lhs, line)?;
+        self.copy(st, &dst, &src, &lhs.ty, line)
+    }
+
+    /// Copies an aggregate leaf by leaf.
+    fn copy(&self, st: &mut State, dst: &Ptr, src: &Ptr, ty: &Type, line: u32) -> Ev<()> {
+        let size = self.prog.size_of(ty);
+        self.checked(st, src, size, line)?;
+        self.checked(st, dst, size, line)?;
+        for (off, leaf) in leaves(self.prog, ty, 0) {
+            let (s, d) = (offset(src, off), offset(dst, off));
+            let v = self.load_raw(st, &s, &leaf, line)?;
+            self.store(st, &d, &leaf, v, line)?;
+        }
+        Ok(())
+    }
+
+    fn call(&self, st: &mut State, f: FuncId, args: &[Expr], e: EdgeIndex, line: u32) -> Ev<()> {
+        let func = self.prog.func(f);
+        if !func.defined {
+            return Err(stop(line, &format!("unsupported: call to `{}`, which has no body", func.name)));
+        }
+        let mut vals = vec![];
+        for a in args {
+            vals.push(self.eval(st, a, line)?);
+        }
+        let mut vars = BTreeMap::new();
+        for &v in &func.locals {
+            let info = self.prog.var(v);
+            let b = st.mem.alloc(BlockKind::Stack, self.prog.size_of(&info.ty), false, info.line, &info.name);
+            vars.insert(v, b);
+        }
+        for (&p, v) in func.params.iter().zip(vals) {
+            let ty = &self.prog.var(p).ty;
+            let v = self.coerce(v, ty, line)?;
+            let ptr = Ptr::Addr(vars[&p], 0);
+            self.store(st, &ptr, ty, v, line)?;
+        }
+        st.frames.push(Frame {
+            func: f,
+            loc: func.entry,
+            vars: Rc::new(vars),
+            allocas: vec![],
+            call_edge: Some(e),
+        });
+        Ok(())
+    }
+
+    /// Returns from the innermost frame: pops it, stores the result, checks memtrack; from the
+    /// outermost frame, ends the run with the memcleanup check.
+    fn ret(&self, st: &mut State, v: Option<&Expr>, line: u32) -> Ev<Option<Outcome>> {
+        let value = match v {
+            Some(e) => Some(self.eval(st, e, line)?),
+            None => None,
+        };
+        let Some(frame) = st.frames.pop() else { return Ok(Some(Outcome::End(End::Exit))) };
+        for b in frame.vars.values().chain(&frame.allocas) {
+            st.mem.kill(*b);
+        }
+        let Some(caller) = st.frames.last() else { return self.terminate(st, line) };
+        let cf = self.prog.func(caller.func);
+        let lhs = frame.call_edge.and_then(|e| match &cf.cfa[e].op {
+            Op::Call { lhs, .. } | Op::CallPtr { lhs, .. } => lhs.clone(),
+            _ => None,
+        });
+        if let (Some(l), Some(v)) = (lhs, value) {
+            let v = self.coerce(v, &l.ty, line)?;
+            let p = self.lvalue(st, &l, line)?;
+            self.store(st, &p, &l.ty, v, line)?;
+        }
+        Ok(None)
+    }
+
+    /// The end of the run (return from the initialiser, or `exit`).
+    fn terminate(&self, st: &State, line: u32) -> Ev<Option<Outcome>> {
+        if self.checks.has(Property::ValidMemcleanup) {
+            if let Some(&b) = st.mem.live_heap_blocks().first() {
+                let blk = st.mem.block(b);
+                let at = blk.map_or(0, |x| x.line);
+                let name = blk.map_or_else(String::new, |x| x.name.to_string());
+                return Err(Halt::Violation(Violation {
+                    property: Property::ValidMemcleanup,
+                    line,
+                    message: format!("{name} (allocated at line {at}) is not freed when the program ends"),
+                }));
+            }
+        }
+        Ok(Some(Outcome::End(End::Exit)))
+    }
+
+    fn builtin(&self, mut st: State, b: Builtin, lhs: Option<&Expr>, args: &[Expr], line: u32) -> Vec<Outcome> {
+        let r = match b {
+            Builtin::Nondet => self.nondet(&mut st, lhs, line).map(|_| None),
+            Builtin::Assume => match self.eval_cond(&mut st, &args[0], line) {
+                Ok(c) => return vec![branch(st, c, true)],
+                Err(h) => Err(h),
+            },
+            Builtin::Error(_) if self.checks.has(Property::UnreachCall) => {
+                Err(Halt::Violation(Violation {
+                    property: Property::UnreachCall,
+                    line,
+                    message: "the error function is reachable".into(),
+                }))
+            }
+            Builtin::Error(_) | Builtin::Abort => Ok(Some(Outcome::End(End::Abort))),
+            Builtin::Exit => self.terminate(&st, line),
+            Builtin::Alloc(kind) => return self.alloc(st, kind, lhs, args, line),
+            Builtin::Free => self.free(&mut st, &args[0], line).map(|_| None),
+            Builtin::Memset => self.memset(&mut st, lhs, args, line).map(|_| None),
+            Builtin::Memcpy => self.memcpy(&mut st, lhs, args, line).map(|_| None),
+        };
+        match r {
+            Ok(Some(o)) => vec![o],
+            Ok(None) => vec![self.after(st, line)],
+            Err(h) => vec![halt(st, h)],
+        }
+    }
+
+    /// A fresh input: a new symbol, or the next concrete input during replay.
+    fn fresh(&self, st: &mut State, ty: IntTy) -> TermRef {
+        let n = st.next_sym;
+        st.next_sym += 1;
+        match self.inputs {
+            Some(inputs) => Term::constant(inputs.get(n as usize).copied().unwrap_or(0), ty),
+            None => Rc::new(Term::Sym(n, ty)),
+        }
+    }
+
+    fn nondet(&self, st: &mut State, lhs: Option<&Expr>, line: u32) -> Ev<()> {
+        let Some(l) = lhs else {
+            self.fresh(st, IntTy::INT);
+            return Ok(());
+        };
+        let Some(ty) = l.ty.as_int() else {
+            return Err(stop(line, "unsupported: nondeterministic pointer values"));
+        };
+        let mut v = self.fresh(st, ty);
+        if ty == IntTy::BOOL {
+            // A `_Bool` input is 0 or 1.
+            let c = term::compare(CmpOp::Le, v.clone(), Term::constant(1, ty));
+            if !c.is_const() {
+                st.pc.push(c);
+            } else if c.as_const() == Some(0) {
+                v = Term::constant(1, ty);
+            }
+        }
+        let p = self.lvalue(st, l, line)?;
+        self.store(st, &p, &l.ty, Val::Int(v), line)
+    }
+
+    fn alloc(&self, mut st: State, kind: AllocKind, lhs: Option<&Expr>, args: &[Expr], line: u32) -> Vec<Outcome> {
+        let size = match self.alloc_size(&mut st, args, line) {
+            Ok(s) => s,
+            Err(h) => return vec![halt(st, h)],
+        };
+        let zeroed = kind == AllocKind::Calloc;
+        if kind == AllocKind::Alloca {
+            let b = st.mem.alloc(BlockKind::Stack, size, false, line, "");
+            if let Some(top) = st.frames.last_mut() {
+                top.allocas.push(b);
+            }
+            return vec![self.finish_alloc(st, lhs, Ptr::Addr(b, 0), line)];
+        }
+        // The allocation may fail: a fresh input decides (0: success).
+        let fail = self.fresh(&mut st, IntTy::BOOL);
+        let mut out = vec![];
+        let ok_cond = term::compare(CmpOp::Eq, fail.clone(), Term::constant(0, IntTy::BOOL));
+        let mut ok = st.clone();
+        if constrain(&mut ok, ok_cond).is_some() {
+            let b = ok.mem.alloc(BlockKind::Heap, size, zeroed, line, "");
+            out.push(self.finish_alloc(ok, lhs, Ptr::Addr(b, 0), line));
+        }
+        let fail_cond = term::compare(CmpOp::Ne, fail, Term::constant(0, IntTy::BOOL));
+        if constrain(&mut st, fail_cond).is_some() {
+            // Failure is a choice of its own; success continues the path like a plain step.
+            st.forks += 1;
+            out.push(self.finish_alloc(st, lhs, Ptr::Null, line));
+        }
+        out
+    }
+
+    fn alloc_size(&self, st: &mut State, args: &[Expr], line: u32) -> Ev<u32> {
+        let mut size: i64 = 1;
+        for a in args {
+            match self.eval(st, a, line)? {
+                Val::Int(t) => match t.as_const() {
+                    Some(v) => size = size.saturating_mul(v),
+                    None => return Err(stop(line, "unsupported: allocation of a nondeterministic size")),
+                },
+                _ => return Err(stop(line, "allocation size is not an integer")),
+            }
+        }
+        u32::try_from(size).map_err(|_| stop(line, "unsupported: allocation larger than 4 GiB"))
+    }
+
+    fn finish_alloc(&self, mut st: State, lhs: Option<&Expr>, p: Ptr, line: u32) -> Outcome {
+        if let Some(l) = lhs {
+            let r = self
+                .coerce(Val::Ptr(p), &l.ty, line)
+                .and_then(|v| self.lvalue(&mut st, l, line).map(|a| (a, v)))
+                .and_then(|(a, v)| self.store(&mut st, &a, &l.ty, v, line));
+            if let Err(h) = r {
+                return halt(st, h);
+            }
+        }
+        self.after(st, line)
+    }
+
+    fn free(&self, st: &mut State, arg: &Expr, line: u32) -> Ev<()> {
+        let p = match self.eval(st, arg, line)? {
+            Val::Ptr(p) => p,
+            Val::Int(t) if t.as_const() == Some(0) => Ptr::Null,
+            _ => return Err(stop(line, "free of a non-pointer value")),
+        };
+        let bad = |msg: String| {
+            Halt::Violation(Violation { property: Property::ValidFree, line, message: msg })
+        };
+        let (b, off) = match p {
+            Ptr::Null => return Ok(()),
+            Ptr::Addr(b, off) => (b, off),
+            other => return Err(self.gate(bad(format!("free of {other}, which is not a heap block")), line)),
+        };
+        let blk = st.mem.block(b).cloned();
+        let Some(blk) = blk else { return Err(stop(line, "free of an unknown block")) };
+        let err = if blk.kind != BlockKind::Heap {
+            Some(format!("free of `{}`, which is not on the heap", blk.name))
+        } else if !blk.alive {
+            Some(format!("double free of {} (allocated at line {})", blk.name, blk.line))
+        } else if off != 0 {
+            Some(format!("free of a pointer {off} bytes into {}", blk.name))
+        } else {
+            None
+        };
+        if let Some(msg) = err {
+            return Err(self.gate(bad(msg), line));
+        }
+        st.mem.kill(b);
+        Ok(())
+    }
+
+    fn memset(&self, st: &mut State, lhs: Option<&Expr>, args: &[Expr], line: u32) -> Ev<()> {
+        let p = self.pointer(st, &args[0], line)?;
+        let c = self.eval(st, &args[1], line)?;
+        let n = self.alloc_size(st, &args[2..], line)?;
+        let (b, off) = self.checked(st, &p, n, line)?;
+        match c {
+            Val::Int(t) if t.as_const() == Some(0) => st.mem.clear(b, off, n),
+            _ => return Err(stop(line, "unsupported: memset with a value other than 0")),
+        }
+        self.set_result(st, lhs, Val::Ptr(p), line)
+    }
+
+    fn memcpy(&self, st: &mut State, lhs: Option<&Expr>, args: &[Expr], line: u32) -> Ev<()> {
+        let d = self.pointer(st, &args[0], line)?;
+        let s = self.pointer(st, &args[1], line)?;
+        let n = self.alloc_size(st, &args[2..], line)?;
+        let (sb, so) = self.checked(st, &s, n, line)?;
+        let (db, dof) = self.checked(st, &d, n, line)?;
+        if st.mem.block(sb).is_some_and(|b| b.zeroed) {
+            return Err(stop(line, "unsupported: memcpy from zero-initialised memory"));
+        }
+        let cells = st.mem.cells_in(sb, so, n);
+        st.mem.clear(db, dof, n);
+        for (o, v, sz) in cells {
+            st.mem.write(db, dof + o, u32::from(sz), v).map_err(|f| self.fault(f, line))?;
+        }
+        self.set_result(st, lhs, Val::Ptr(d), line)
+    }
+
+    fn set_result(&self, st: &mut State, lhs: Option<&Expr>, v: Val, line: u32) -> Ev<()> {
+        let Some(l) = lhs else { return Ok(()) };
+        let v = self.coerce(v, &l.ty, line)?;
+        let p = self.lvalue(st, l, line)?;
+        self.store(st, &p, &l.ty, v, line)
+    }
+
+    fn pointer(&self, st: &mut State, e: &Expr, line: u32) -> Ev<Ptr> {
+        match self.eval(st, e, line)? {
+            Val::Ptr(p) => Ok(p),
+            Val::Int(t) if t.as_const() == Some(0) => Ok(Ptr::Null),
+            _ => Err(stop(line, "expected a pointer value")),
+        }
+    }
+
+    // ---- expressions ----
+
+    /// The block of a variable in the current frame or the globals.
+    fn var_block(&self, st: &State, v: VarId) -> BlockId {
+        st.frames
+            .last()
+            .and_then(|f| f.vars.get(&v))
+            .or_else(|| st.globals.get(&v))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The address an lvalue denotes.
+    fn lvalue(&self, st: &mut State, e: &Expr, line: u32) -> Ev<Ptr> {
+        match &e.kind {
+            ExprKind::Var(v) => Ok(Ptr::Addr(self.var_block(st, *v), 0)),
+            ExprKind::Deref(p) => self.pointer(st, p, line),
+            ExprKind::Field(b, off, _) => {
+                let base = self.lvalue(st, b, line)?;
+                Ok(offset(&base, i64::from(*off)))
+            }
+            _ => Err(stop(line, "internal: not an lvalue")),
+        }
+    }
+
+    /// Evaluates an expression to a value.
+    pub(crate) fn eval(&self, st: &mut State, e: &Expr, line: u32) -> Ev<Val> {
+        match &e.kind {
+            ExprKind::Const(c) => Ok(match &e.ty {
+                Type::Ptr(_) if *c == 0 => Val::Ptr(Ptr::Null),
+                Type::Ptr(_) => Val::Ptr(Ptr::Abs(*c)),
+                Type::Int(t) => Val::Int(Term::constant(*c, *t)),
+                _ => Val::Int(Term::constant(*c, IntTy::INT)),
+            }),
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Field(..) => {
+                if !e.ty.is_scalar() {
+                    return Err(stop(line, "unsupported: aggregate used as a value"));
+                }
+                let p = self.lvalue(st, e, line)?;
+                self.load(st, &p, &e.ty, line)
+            }
+            ExprKind::AddrOf(x) => self.lvalue(st, x, line).map(Val::Ptr),
+            ExprKind::FuncAddr(f) => Ok(Val::Ptr(Ptr::Func(*f))),
+            ExprKind::Str(s) => {
+                let b = st.mem.alloc(BlockKind::Literal, s.len() as u32 + 1, true, line, "string literal");
+                Ok(Val::Ptr(Ptr::Addr(b, 0)))
+            }
+            ExprKind::Unary(op, a) => Ok(Val::Int(term::unary(*op, self.int(st, a, line)?))),
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.int(st, a, line)?, self.int(st, b, line)?);
+                term::binary(*op, x, y)
+                    .map(Val::Int)
+                    .ok_or_else(|| stop(line, "undefined behaviour: division by zero"))
+            }
+            ExprKind::Cmp(op, a, b) => self.compare(st, *op, a, b, line),
+            ExprKind::Cast(a) => {
+                let v = self.eval(st, a, line)?;
+                self.coerce(v, &e.ty, line)
+            }
+            ExprKind::PtrAdd(p, i, size) => self.ptr_add(st, p, i, *size, line),
+            ExprKind::PtrDiff(a, b, size) => self.ptr_diff(st, a, b, *size, line),
+        }
+    }
+
+    fn int(&self, st: &mut State, e: &Expr, line: u32) -> Ev<TermRef> {
+        match self.eval(st, e, line)? {
+            Val::Int(t) => Ok(t),
+            Val::Ptr(Ptr::Null) => Ok(Term::constant(0, IntTy::UINT)),
+            Val::Ptr(_) => Err(stop(line, "unsupported: arithmetic on a pointer converted to an integer")),
+            Val::Undef => Err(stop(line, "use of an uninitialised value")),
+        }
+    }
+
+    fn compare(&self, st: &mut State, op: CmpOp, a: &Expr, b: &Expr, line: u32) -> Ev<Val> {
+        let (x, y) = (self.eval(st, a, line)?, self.eval(st, b, line)?);
+        let r = match (x, y) {
+            (Val::Int(x), Val::Int(y)) => return Ok(Val::Int(term::compare(op, x, y))),
+            (Val::Ptr(p), Val::Ptr(q)) => ptr_compare(op, &p, &q),
+            (Val::Ptr(p), Val::Int(t)) | (Val::Int(t), Val::Ptr(p)) if t.as_const() == Some(0) => {
+                ptr_compare(op, &p, &Ptr::Null)
+            }
+            _ => None,
+        };
+        match r {
+            Some(r) => Ok(Val::Int(Term::constant(i64::from(r), IntTy::INT))),
+            None => Err(stop(line, "unsupported: comparison of unrelated or uninitialised pointers")),
+        }
+    }
+
+    fn ptr_add(&self, st: &mut State, p: &Expr, i: &Expr, size: u32, line: u32) -> Ev<Val> {
+        let base = self.pointer(st, p, line)?;
+        let idx = self.int(st, i, line)?;
+        let Some(k) = idx.as_const() else {
+            return Err(stop(line, "unsupported: pointer arithmetic with a nondeterministic offset"));
+        };
+        let delta = k.saturating_mul(i64::from(size));
+        match base {
+            Ptr::Addr(b, o) => Ok(Val::Ptr(Ptr::Addr(b, o.saturating_add(delta)))),
+            Ptr::Null if delta == 0 => Ok(Val::Ptr(Ptr::Null)),
+            _ => Err(stop(line, "unsupported: arithmetic on a pointer that is not into memory")),
+        }
+    }
+
+    fn ptr_diff(&self, st: &mut State, a: &Expr, b: &Expr, size: u32, line: u32) -> Ev<Val> {
+        match (self.pointer(st, a, line)?, self.pointer(st, b, line)?) {
+            (Ptr::Addr(x, o1), Ptr::Addr(y, o2)) if x == y => {
+                Ok(Val::Int(Term::constant((o1 - o2) / i64::from(size.max(1)), IntTy::INT)))
+            }
+            _ => Err(stop(line, "undefined behaviour: difference of pointers into different blocks")),
+        }
+    }
+
+    /// Converts a value to a type (assignment and cast semantics).
+    fn coerce(&self, v: Val, ty: &Type, line: u32) -> Ev<Val> {
+        match (v, ty) {
+            (Val::Int(t), Type::Int(it)) => Ok(Val::Int(term::cast(t, *it))),
+            (Val::Ptr(p), Type::Ptr(_)) => Ok(Val::Ptr(p)),
+            (Val::Int(t), Type::Ptr(_)) => match t.as_const() {
+                Some(0) => Ok(Val::Ptr(Ptr::Null)),
+                Some(c) => Ok(Val::Ptr(Ptr::Abs(c))),
+                None => Err(stop(line, "unsupported: nondeterministic integer converted to a pointer")),
+            },
+            (Val::Ptr(Ptr::Null), Type::Int(it)) => Ok(Val::zero(*it)),
+            (Val::Ptr(_), Type::Int(_)) => Err(stop(line, "unsupported: pointer converted to an integer")),
+            (v, _) => Ok(v),
+        }
+    }
+
+    /// Checks an access of `size` bytes at `p`, reporting a valid-deref violation.
+    fn checked(&self, st: &State, p: &Ptr, size: u32, line: u32) -> Ev<(BlockId, u32)> {
+        st.mem.check(p, size).map_err(|f| self.fault(f, line))
+    }
+
+    /// A fault as a valid-deref violation, or a stop when valid-deref is not checked.
+    fn fault(&self, f: Fault, line: u32) -> Halt {
+        let msg = match f {
+            Fault::Null => "dereference of NULL".to_string(),
+            Fault::Freed(b) => format!("access to blk{b} after it was freed"),
+            Fault::Dead(b) => format!("access to blk{b}, a local of a function that has returned"),
+            Fault::OutOfBounds(b, o, s) => format!("access of {s} bytes at offset {o} is outside blk{b}"),
+            Fault::NotMemory => "dereference of a pointer that is not into memory".to_string(),
+            Fault::ReadOnly => "write to a string literal".to_string(),
+        };
+        self.gate(Halt::Violation(Violation { property: Property::ValidDeref, line, message: msg }), line)
+    }
+
+    /// Keeps a violation of a checked property; otherwise it is undefined behaviour that stops
+    /// the path.
+    fn gate(&self, h: Halt, line: u32) -> Halt {
+        match h {
+            Halt::Violation(v) if !self.checks.has(v.property) => Halt::Stop(format!(
+                "undefined behaviour at line {line} ({}: {}), and {} is not checked",
+                v.property, v.message, v.property
+            )),
+            h => h,
+        }
+    }
+
+    /// Reads a scalar, creating an input symbol for uninitialised integers.
+    fn load(&self, st: &mut State, p: &Ptr, ty: &Type, line: u32) -> Ev<Val> {
+        let v = self.load_raw(st, p, ty, line)?;
+        match (v, ty) {
+            (Val::Undef, Type::Int(it)) => {
+                let t = self.fresh(st, *it);
+                self.store(st, p, ty, Val::Int(t.clone()), line)?;
+                Ok(Val::Int(t))
+            }
+            (Val::Undef, _) => Err(stop(line, "unsupported: use of an uninitialised pointer")),
+            (v, _) => self.coerce(v, ty, line),
+        }
+    }
+
+    fn load_raw(&self, st: &State, p: &Ptr, ty: &Type, line: u32) -> Ev<Val> {
+        let size = self.prog.size_of(ty);
+        let (b, off) = self.checked(st, p, size, line)?;
+        st.mem
+            .read(b, off, size)
+            .ok_or_else(|| stop(line, "unsupported: access to part of a stored value"))
+    }
+
+    fn store(&self, st: &mut State, p: &Ptr, ty: &Type, v: Val, line: u32) -> Ev<()> {
+        let size = self.prog.size_of(ty);
+        let (b, off) = self.checked(st, p, size, line)?;
+        st.mem.write(b, off, size, v).map_err(|f| self.fault(f, line))
+    }
+}
+
+/// The scalar leaves of a type with their offsets.
+fn leaves(p: &Program, ty: &Type, base: i64) -> Vec<(i64, Type)> {
+    match ty {
+        Type::Struct(s) => p
+            .strukt(*s)
+            .fields
+            .iter()
+            .flat_map(|f| leaves(p, &f.ty, base + i64::from(f.offset)))
+            .collect(),
+        Type::Array(t, n) => {
+            let sz = i64::from(p.size_of(t));
+            (0..i64::from(*n)).flat_map(|i| leaves(p, t, base + i * sz)).collect()
+        }
+        t => vec![(base, t.clone())],
+    }
+}
+
+fn offset(p: &Ptr, by: i64) -> Ptr {
+    match p {
+        Ptr::Addr(b, o) => Ptr::Addr(*b, o + by),
+        other => other.clone(),
+    }
+}
+
+fn ptr_compare(op: CmpOp, p: &Ptr, q: &Ptr) -> Option<bool> {
+    match op {
+        CmpOp::Eq => Some(p == q),
+        CmpOp::Ne => Some(p != q),
+        _ => match (p, q) {
+            (Ptr::Addr(a, x), Ptr::Addr(b, y)) if a == b => Some(match op {
+                CmpOp::Lt => x < y,
+                CmpOp::Le => x <= y,
+                CmpOp::Gt => x > y,
+                _ => x >= y,
+            }),
+            _ => None,
+        },
+    }
+}
+
+/// Adds `c != 0` to the path condition: `None` if it is constant false.
+fn constrain(st: &mut State, c: TermRef) -> Option<Option<TermRef>> {
+    match c.as_const() {
+        Some(0) => None,
+        Some(_) => Some(None),
+        None => {
+            st.pc.push(c.clone());
+            Some(Some(c))
+        }
+    }
+}
+
+/// The successor along one side of a branch on `c`.
+fn branch(mut st: State, c: TermRef, positive: bool) -> Outcome {
+    let c = if positive { c } else { term::compare(CmpOp::Eq, c, Term::constant(0, IntTy::INT)) };
+    match constrain(&mut st, c) {
+        None => Outcome::Infeasible,
+        Some(cond) => Outcome::Next(st, cond),
+    }
+}
+
+fn stop(line: u32, msg: &str) -> Halt {
+    Halt::Stop(format!("{msg} (line {line})"))
+}
+
+fn halt(st: State, h: Halt) -> Outcome {
+    match h {
+        Halt::Violation(v) => Outcome::Violation(st, v),
+        Halt::Stop(s) => Outcome::Stop(s),
+    }
+}

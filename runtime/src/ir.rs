@@ -1,0 +1,489 @@
+//! The program IR: C types with their ILP32 layout, side-effect-free expressions, and one
+//! control-flow automaton (a petgraph graph) per function whose edges carry operations.
+//!
+//! The front end (`crate::frontend`) produces a [`Program`]; the engines (`crate::explore`,
+//! `crate::exec`) consume it. Expressions here never contain calls, assignments or
+//! short-circuit operators: lowering has already turned those into CFA edges.
+
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use std::fmt;
+
+/// Index of a variable in [`Program::vars`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// Index of a function in [`Program::functions`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+
+/// Index of a struct or union definition in [`Program::structs`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StructId(pub u32);
+
+/// A machine integer type: width in bits and signedness.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IntTy {
+    /// 8, 16, 32 or 64.
+    pub bits: u8,
+    /// Whether arithmetic and comparisons are signed.
+    pub signed: bool,
+}
+
+impl IntTy {
+    /// `int` in ILP32.
+    pub const INT: IntTy = IntTy { bits: 32, signed: true };
+    /// `unsigned int` in ILP32.
+    pub const UINT: IntTy = IntTy { bits: 32, signed: false };
+    /// `_Bool`, stored as one unsigned byte.
+    pub const BOOL: IntTy = IntTy { bits: 8, signed: false };
+    /// `char` (signed on x86).
+    pub const CHAR: IntTy = IntTy { bits: 8, signed: true };
+    /// `long long`.
+    pub const LLONG: IntTy = IntTy { bits: 64, signed: true };
+
+    /// Size in bytes.
+    pub fn size(self) -> u32 {
+        u32::from(self.bits / 8)
+    }
+}
+
+impl fmt::Display for IntTy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", if self.signed { "i" } else { "u" }, self.bits)
+    }
+}
+
+/// A C type after typedef resolution.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// `void`.
+    Void,
+    /// Any integer type, enums and `_Bool` included.
+    Int(IntTy),
+    /// Pointer to the given type.
+    Ptr(Box<Type>),
+    /// A struct or union.
+    Struct(StructId),
+    /// A fixed-size array.
+    Array(Box<Type>, u32),
+    /// A function type (only behind a pointer or as a declaration).
+    Func,
+}
+
+impl Type {
+    /// Pointer to `self`.
+    pub fn ptr_to(self) -> Type {
+        Type::Ptr(Box::new(self))
+    }
+
+    /// The pointee of a pointer type.
+    pub fn pointee(&self) -> Option<&Type> {
+        match self {
+            Type::Ptr(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Whether values of this type are scalars held in one memory cell.
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Type::Int(_) | Type::Ptr(_))
+    }
+
+    /// The integer type, if this is one.
+    pub fn as_int(&self) -> Option<IntTy> {
+        match self {
+            Type::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+}
+
+/// A field of a struct or union, with its byte offset.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Field name (anonymous members get a synthetic name).
+    pub name: String,
+    /// Field type.
+    pub ty: Type,
+    /// Offset in bytes from the start of the struct.
+    pub offset: u32,
+}
+
+/// A struct or union definition with its ILP32 layout.
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    /// `struct node`, or a synthetic name for anonymous structs.
+    pub name: String,
+    /// Whether this is a union (all fields at offset 0).
+    pub is_union: bool,
+    /// Fields in declaration order; empty until the definition is seen.
+    pub fields: Vec<Field>,
+    /// Size in bytes.
+    pub size: u32,
+    /// Alignment in bytes.
+    pub align: u32,
+    /// Whether the body has been seen.
+    pub complete: bool,
+}
+
+/// Where a variable lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// A global (or a function-local `static`): one block for the whole run.
+    Global,
+    /// A local or parameter of the given function: one block per activation.
+    Local(FuncId),
+}
+
+/// A program variable.
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    /// Source name (locals of inner scopes are made unique with a suffix).
+    pub name: String,
+    /// Declared type.
+    pub ty: Type,
+    /// Global or local.
+    pub kind: VarKind,
+    /// Declaration line.
+    pub line: u32,
+}
+
+/// Unary operators on integers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum UnOp {
+    /// Two's-complement negation.
+    Neg,
+    /// Bitwise complement.
+    Not,
+}
+
+/// Binary arithmetic operators on integers (operands already converted to one type).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `&`
+    And,
+    /// `|`
+    Or,
+    /// `^`
+    Xor,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+}
+
+/// Comparison operators; the result is an `int` 0 or 1.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CmpOp {
+    /// The comparison that holds exactly when `self` does not.
+    pub fn negate(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Ne,
+            CmpOp::Ne => CmpOp::Eq,
+            CmpOp::Lt => CmpOp::Ge,
+            CmpOp::Le => CmpOp::Gt,
+            CmpOp::Gt => CmpOp::Le,
+            CmpOp::Ge => CmpOp::Lt,
+        }
+    }
+}
+
+/// A side-effect-free expression with its type.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    /// What the expression computes.
+    pub kind: ExprKind,
+    /// Its C type after conversions.
+    pub ty: Type,
+}
+
+/// The forms of [`Expr`]. `Var`, `Deref` and `Field` are lvalues; used as rvalues they read
+/// memory.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// An integer constant (bits as an i64), or a null/absolute pointer when `ty` is a pointer.
+    Const(i64),
+    /// A variable (lvalue).
+    Var(VarId),
+    /// `*e` (lvalue).
+    Deref(Box<Expr>),
+    /// `e.f` on an lvalue of struct type (lvalue); `p->f` is `Field(Deref(p))`.
+    Field(Box<Expr>, u32, String),
+    /// `&e` of an lvalue; also array-to-pointer decay.
+    AddrOf(Box<Expr>),
+    /// The address of a function.
+    FuncAddr(FuncId),
+    /// The address of a string literal's read-only block.
+    Str(String),
+    /// Unary integer operation.
+    Unary(UnOp, Box<Expr>),
+    /// Binary integer operation.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Comparison of two integers or two pointers.
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    /// Conversion to `ty` (integer to integer, pointer to pointer, integer to pointer, ...).
+    Cast(Box<Expr>),
+    /// `p + i` scaled by the element size in bytes.
+    PtrAdd(Box<Expr>, Box<Expr>, u32),
+    /// `(p - q) / size`.
+    PtrDiff(Box<Expr>, Box<Expr>, u32),
+}
+
+impl Expr {
+    /// An integer constant of type `ty`.
+    pub fn int(v: i64, ty: IntTy) -> Expr {
+        Expr { kind: ExprKind::Const(v), ty: Type::Int(ty) }
+    }
+
+    /// Whether this expression denotes a memory location.
+    pub fn is_lvalue(&self) -> bool {
+        matches!(self.kind, ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Field(..))
+    }
+}
+
+/// How a heap or stack block is allocated.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AllocKind {
+    /// `malloc`: may fail (returns NULL), contents uninitialised.
+    Malloc,
+    /// `calloc`: may fail, contents zero.
+    Calloc,
+    /// `alloca`: a stack block released when the frame returns.
+    Alloca,
+}
+
+/// The SV-COMP error events.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorCall {
+    /// `reach_error()`.
+    ReachError,
+    /// `__VERIFIER_error()`.
+    VerifierError,
+    /// A failing `assert` (`__assert_fail`).
+    AssertFail,
+}
+
+/// Library functions with built-in semantics.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// `__VERIFIER_nondet_*` returning the given type.
+    Nondet,
+    /// `__VERIFIER_assume(c)`.
+    Assume,
+    /// An error event.
+    Error(ErrorCall),
+    /// `malloc`, `calloc`, `alloca`.
+    Alloc(AllocKind),
+    /// `free(p)`.
+    Free,
+    /// `abort()`.
+    Abort,
+    /// `exit(n)`.
+    Exit,
+    /// `memset(p, c, n)`.
+    Memset,
+    /// `memcpy(d, s, n)`.
+    Memcpy,
+}
+
+/// The target of a call.
+#[derive(Clone, Debug)]
+pub enum Callee {
+    /// A function with a body in this program.
+    Func(FuncId),
+    /// A library function with built-in semantics.
+    Builtin(Builtin),
+}
+
+/// An operation on a CFA edge.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// No effect.
+    Skip,
+    /// `lhs = rhs` for scalars and structs.
+    Assign {
+        /// Target lvalue.
+        lhs: Expr,
+        /// Value.
+        rhs: Expr,
+    },
+    /// Continue only if `(cond != 0) == positive`.
+    Assume {
+        /// A scalar condition.
+        cond: Expr,
+        /// Which branch this edge is.
+        positive: bool,
+    },
+    /// Give a variable an indeterminate value (a declaration without initialiser).
+    Havoc(VarId),
+    /// A call, optionally storing the result.
+    Call {
+        /// Where the result goes.
+        lhs: Option<Expr>,
+        /// What is called.
+        callee: Callee,
+        /// Arguments, already side-effect free.
+        args: Vec<Expr>,
+    },
+    /// A call through a function pointer.
+    CallPtr {
+        /// Where the result goes.
+        lhs: Option<Expr>,
+        /// The pointer expression.
+        target: Expr,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+    /// Return from the current function.
+    Return(Option<Expr>),
+    /// A construct the IR cannot express: reaching it makes the verdict UNKNOWN.
+    Unsupported(String),
+}
+
+/// An edge of a CFA: an operation and the source line it comes from.
+#[derive(Clone, Debug)]
+pub struct Edge {
+    /// The operation.
+    pub op: Op,
+    /// Source line (in the user's file) of the statement.
+    pub line: u32,
+}
+
+/// A control location.
+#[derive(Clone, Debug, Default)]
+pub struct Loc {
+    /// Whether a back edge enters this location (a loop head): states are stored here for
+    /// coverage.
+    pub loop_head: bool,
+}
+
+/// A function's control-flow automaton.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Name.
+    pub name: String,
+    /// Parameters in order.
+    pub params: Vec<VarId>,
+    /// All locals, parameters included.
+    pub locals: Vec<VarId>,
+    /// Return type.
+    pub ret: Type,
+    /// The automaton; empty for declarations without a body.
+    pub cfa: DiGraph<Loc, Edge>,
+    /// Entry location.
+    pub entry: NodeIndex,
+    /// Exit location (after the implicit return).
+    pub exit: NodeIndex,
+    /// Whether the function has a body.
+    pub defined: bool,
+    /// Definition line.
+    pub line: u32,
+}
+
+impl Function {
+    /// The edge index type of CFAs.
+    pub fn edge(&self, e: EdgeIndex) -> &Edge {
+        &self.cfa[e]
+    }
+}
+
+/// A whole program after lowering.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Struct and union definitions.
+    pub structs: Vec<StructDef>,
+    /// All variables, globals and locals.
+    pub vars: Vec<VarInfo>,
+    /// Globals with their initialisers, in order (run before `main`).
+    pub globals: Vec<VarId>,
+    /// Initialisation of globals, as a function with no parameters.
+    pub init: FuncId,
+    /// All functions (defined or not).
+    pub functions: Vec<Function>,
+    /// The `main` function.
+    pub main: FuncId,
+    /// The user's file name, for messages.
+    pub file: String,
+}
+
+impl Program {
+    /// The variable with this id.
+    pub fn var(&self, v: VarId) -> &VarInfo {
+        &self.vars[v.0 as usize]
+    }
+
+    /// The function with this id.
+    pub fn func(&self, f: FuncId) -> &Function {
+        &self.functions[f.0 as usize]
+    }
+
+    /// The struct with this id.
+    pub fn strukt(&self, s: StructId) -> &StructDef {
+        &self.structs[s.0 as usize]
+    }
+
+    /// Size in bytes of a type (ILP32); functions and void count as 1 like GCC.
+    pub fn size_of(&self, ty: &Type) -> u32 {
+        layout::size_of(&self.structs, ty)
+    }
+
+    /// Finds a function by name.
+    pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
+        self.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
+    }
+}
+
+/// ILP32 sizes and alignments.
+pub mod layout {
+    use super::{StructDef, Type};
+
+    /// Size in bytes.
+    pub fn size_of(structs: &[StructDef], ty: &Type) -> u32 {
+        match ty {
+            Type::Void | Type::Func => 1,
+            Type::Int(i) => i.size(),
+            Type::Ptr(_) => 4,
+            Type::Struct(s) => structs[s.0 as usize].size,
+            Type::Array(t, n) => size_of(structs, t).saturating_mul(*n),
+        }
+    }
+
+    /// Alignment in bytes (i386 System V: 64-bit integers align to 4 inside structs).
+    pub fn align_of(structs: &[StructDef], ty: &Type) -> u32 {
+        match ty {
+            Type::Void | Type::Func => 1,
+            Type::Int(i) => i.size().min(4),
+            Type::Ptr(_) => 4,
+            Type::Struct(s) => structs[s.0 as usize].align.max(1),
+            Type::Array(t, _) => align_of(structs, t),
+        }
+    }
+}

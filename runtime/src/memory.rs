@@ -1,0 +1,332 @@
+//! Explicit heaps: memory blocks (heap, stack, globals, string literals) made of cells that hold
+//! values, with the checks the memory-safety properties need (validity of an access, of a
+//! `free`) and the reachability analysis behind valid-memtrack.
+//!
+//! Values are integers (symbolic [`Term`]s, concrete in most runs), pointers (a block and a
+//! byte offset), or undefined. Blocks are shared copy-on-write between the states that
+//! exploration forks.
+
+use crate::ir::{FuncId, IntTy};
+use crate::term::{Term, TermRef};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::rc::Rc;
+
+/// A block id; 0 is never used so that it can stand for NULL in messages.
+pub type BlockId = u32;
+
+/// A pointer value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ptr {
+    /// The null pointer.
+    Null,
+    /// A byte offset in a block.
+    Addr(BlockId, i64),
+    /// The address of a function.
+    Func(FuncId),
+    /// A non-null integer converted to a pointer.
+    Abs(i64),
+}
+
+/// A value stored in a cell or computed by an expression.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Val {
+    /// An integer.
+    Int(TermRef),
+    /// A pointer.
+    Ptr(Ptr),
+    /// The content of uninitialised memory.
+    Undef,
+}
+
+impl Val {
+    /// The integer constant 0 of type `ty`.
+    pub fn zero(ty: IntTy) -> Val {
+        Val::Int(Term::constant(0, ty))
+    }
+}
+
+/// What kind of storage a block is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BlockKind {
+    /// `malloc`/`calloc`.
+    Heap,
+    /// A local variable or `alloca` block of a frame.
+    Stack,
+    /// A global variable.
+    Global,
+    /// A string literal (read-only).
+    Literal,
+}
+
+/// A block of memory.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Block {
+    /// Storage kind.
+    pub kind: BlockKind,
+    /// Size in bytes.
+    pub size: u32,
+    /// False after `free` or when its frame has returned.
+    pub alive: bool,
+    /// Whether bytes never written read as zero (calloc, globals).
+    pub zeroed: bool,
+    /// Cells by byte offset: value and size in bytes.
+    pub cells: BTreeMap<u32, (Val, u8)>,
+    /// The source line that allocated it.
+    pub line: u32,
+    /// A name for messages (variable name or `heap#n`).
+    pub name: Rc<str>,
+}
+
+/// Why an access is invalid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Dereference of NULL.
+    Null,
+    /// Access to a freed heap block.
+    Freed(BlockId),
+    /// Access to a stack block whose frame has returned.
+    Dead(BlockId),
+    /// Access outside the block's bounds.
+    OutOfBounds(BlockId, i64, u32),
+    /// Dereference of a pointer that is not into memory (a function, an integer).
+    NotMemory,
+    /// Write to a string literal.
+    ReadOnly,
+}
+
+/// The heap and stack storage of one state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Memory {
+    blocks: BTreeMap<BlockId, Rc<Block>>,
+    next: BlockId,
+}
+
+impl Memory {
+    /// Allocates a block and returns its id.
+    pub fn alloc(&mut self, kind: BlockKind, size: u32, zeroed: bool, line: u32, name: &str) -> BlockId {
+        self.next += 1;
+        let id = self.next;
+        let name: Rc<str> = if name.is_empty() { format!("heap#{id}").into() } else { name.into() };
+        let b = Block { kind, size, alive: true, zeroed, cells: BTreeMap::new(), line, name };
+        self.blocks.insert(id, Rc::new(b));
+        id
+    }
+
+    /// The block with this id.
+    pub fn block(&self, id: BlockId) -> Option<&Block> {
+        self.blocks.get(&id).map(|b| &**b)
+    }
+
+    /// All blocks.
+    pub fn blocks(&self) -> impl Iterator<Item = (BlockId, &Block)> {
+        self.blocks.iter().map(|(i, b)| (*i, &**b))
+    }
+
+    fn block_mut(&mut self, id: BlockId) -> Option<&mut Block> {
+        self.blocks.get_mut(&id).map(Rc::make_mut)
+    }
+
+    /// Number of live heap blocks.
+    pub fn live_heap(&self) -> usize {
+        self.blocks.values().filter(|b| b.alive && b.kind == BlockKind::Heap).count()
+    }
+
+    /// Checks that `size` bytes at `p` may be accessed.
+    pub fn check(&self, p: &Ptr, size: u32) -> Result<(BlockId, u32), Fault> {
+        let (id, off) = match p {
+            Ptr::Null => return Err(Fault::Null),
+            Ptr::Addr(b, o) => (*b, *o),
+            Ptr::Func(_) | Ptr::Abs(_) => return Err(Fault::NotMemory),
+        };
+        let b = self.block(id).ok_or(Fault::NotMemory)?;
+        if !b.alive {
+            return Err(if b.kind == BlockKind::Heap { Fault::Freed(id) } else { Fault::Dead(id) });
+        }
+        if off < 0 || off + i64::from(size) > i64::from(b.size) {
+            return Err(Fault::OutOfBounds(id, off, size));
+        }
+        Ok((id, off as u32))
+    }
+
+    /// Reads the cell of `size` bytes at a checked location: `None` if the bytes are covered
+    /// only partly by a cell (a type-punned access).
+    pub fn read(&self, id: BlockId, off: u32, size: u32) -> Option<Val> {
+        let b = self.block(id)?;
+        if let Some((v, s)) = b.cells.get(&off) {
+            return (u32::from(*s) == size).then(|| v.clone());
+        }
+        if overlapping(b, off, size).next().is_some() {
+            return None;
+        }
+        Some(if b.zeroed { Val::Int(Term::constant(0, IntTy { bits: (size * 8).min(64) as u8, signed: false })) } else { Val::Undef })
+    }
+
+    /// Writes a cell of `size` bytes at a checked location, replacing overlapping cells.
+    pub fn write(&mut self, id: BlockId, off: u32, size: u32, v: Val) -> Result<(), Fault> {
+        let b = self.block_mut(id).ok_or(Fault::NotMemory)?;
+        if b.kind == BlockKind::Literal {
+            return Err(Fault::ReadOnly);
+        }
+        let old: Vec<u32> = overlapping(b, off, size).collect();
+        for o in old {
+            b.cells.remove(&o);
+        }
+        b.cells.insert(off, (v, size as u8));
+        Ok(())
+    }
+
+    /// Sets `size` bytes at a checked location to zero (memset with 0).
+    pub fn clear(&mut self, id: BlockId, off: u32, size: u32) {
+        if let Some(b) = self.block_mut(id) {
+            let old: Vec<u32> = overlapping(b, off, size).collect();
+            for o in old {
+                b.cells.remove(&o);
+            }
+            if off == 0 && size == b.size {
+                b.zeroed = true;
+            }
+        }
+    }
+
+    /// Forgets the content of a block: it reads as uninitialised again.
+    pub fn havoc(&mut self, id: BlockId) {
+        if let Some(b) = self.block_mut(id) {
+            b.cells.clear();
+            b.zeroed = false;
+        }
+    }
+
+    /// The cells of `size` bytes at a checked location, relative to `off`.
+    pub fn cells_in(&self, id: BlockId, off: u32, size: u32) -> Vec<(u32, Val, u8)> {
+        let Some(b) = self.block(id) else { return vec![] };
+        b.cells
+            .range(off..off.saturating_add(size))
+            .map(|(o, (v, s))| (o - off, v.clone(), *s))
+            .collect()
+    }
+
+    /// Marks a block dead (freed heap block or returned frame's local).
+    pub fn kill(&mut self, id: BlockId) {
+        if let Some(b) = self.block_mut(id) {
+            b.alive = false;
+            b.cells.clear();
+        }
+    }
+
+    /// Live heap blocks not reachable from the globals and the live stack blocks.
+    pub fn unreachable_heap(&self) -> Vec<BlockId> {
+        let mut seen: BTreeSet<BlockId> = BTreeSet::new();
+        let mut stack: Vec<BlockId> = self
+            .blocks
+            .iter()
+            .filter(|(_, b)| b.alive && b.kind != BlockKind::Heap)
+            .map(|(i, _)| *i)
+            .collect();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            let Some(b) = self.block(id) else { continue };
+            for (v, _) in b.cells.values() {
+                if let Val::Ptr(Ptr::Addr(t, _)) = v {
+                    stack.push(*t);
+                }
+            }
+        }
+        self.blocks
+            .iter()
+            .filter(|(i, b)| b.alive && b.kind == BlockKind::Heap && !seen.contains(i))
+            .map(|(i, _)| *i)
+            .collect()
+    }
+
+    /// Live heap blocks (for valid-memcleanup).
+    pub fn live_heap_blocks(&self) -> Vec<BlockId> {
+        self.blocks
+            .iter()
+            .filter(|(_, b)| b.alive && b.kind == BlockKind::Heap)
+            .map(|(i, _)| *i)
+            .collect()
+    }
+
+    /// Symbols occurring in stored values.
+    pub fn symbols(&self, out: &mut Vec<u32>) {
+        for b in self.blocks.values() {
+            for (v, _) in b.cells.values() {
+                if let Val::Int(t) = v {
+                    if !t.is_const() {
+                        t.symbols(out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn overlapping(b: &Block, off: u32, size: u32) -> impl Iterator<Item = u32> + '_ {
+    let end = off.saturating_add(size);
+    b.cells
+        .range(..end)
+        .filter(move |(o, (_, s))| **o + u32::from(*s) > off)
+        .map(|(o, _)| *o)
+}
+
+impl fmt::Display for Ptr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ptr::Null => f.write_str("NULL"),
+            Ptr::Addr(b, 0) => write!(f, "&blk{b}"),
+            Ptr::Addr(b, o) => write!(f, "&blk{b}+{o}"),
+            Ptr::Func(id) => write!(f, "&fn{}", id.0),
+            Ptr::Abs(a) => write!(f, "0x{a:x}"),
+        }
+    }
+}
+
+impl fmt::Display for Val {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Val::Int(t) => write!(f, "{t}"),
+            Val::Ptr(p) => write!(f, "{p}"),
+            Val::Undef => f.write_str("?"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn access_checks() {
+        let mut m = Memory::default();
+        let b = m.alloc(BlockKind::Heap, 8, false, 1, "");
+        assert!(m.check(&Ptr::Addr(b, 4), 4).is_ok());
+        assert_eq!(m.check(&Ptr::Addr(b, 6), 4), Err(Fault::OutOfBounds(b, 6, 4)));
+        assert_eq!(m.check(&Ptr::Null, 4), Err(Fault::Null));
+        m.kill(b);
+        assert_eq!(m.check(&Ptr::Addr(b, 0), 4), Err(Fault::Freed(b)));
+    }
+
+    #[test]
+    fn reachability_follows_pointers() {
+        let mut m = Memory::default();
+        let root = m.alloc(BlockKind::Stack, 4, false, 1, "p");
+        let a = m.alloc(BlockKind::Heap, 4, false, 1, "");
+        let c = m.alloc(BlockKind::Heap, 4, false, 1, "");
+        m.write(root, 0, 4, Val::Ptr(Ptr::Addr(a, 0))).unwrap();
+        assert_eq!(m.unreachable_heap(), vec![c]);
+        m.write(a, 0, 4, Val::Ptr(Ptr::Addr(c, 0))).unwrap();
+        assert!(m.unreachable_heap().is_empty());
+    }
+
+    #[test]
+    fn partial_overlap_is_detected() {
+        let mut m = Memory::default();
+        let b = m.alloc(BlockKind::Heap, 8, false, 1, "");
+        m.write(b, 0, 4, Val::zero(IntTy::INT)).unwrap();
+        assert!(m.read(b, 2, 1).is_none());
+        assert_eq!(m.read(b, 4, 4), Some(Val::Undef));
+    }
+}

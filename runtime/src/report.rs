@@ -1,0 +1,137 @@
+//! Verdicts and their reports: runs the engine on a program and renders the SV-COMP verdict
+//! line first, then the explanation (text) or a JSON document.
+
+use crate::explore::{Counterexample, Explorer, Limits, Outcome, Stats};
+use crate::ir::Program;
+use crate::property::PropertySet;
+use serde_json::json;
+use std::fmt::Write;
+use std::time::Instant;
+
+/// The answer of a verification run.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No checked property can be violated.
+    True,
+    /// A replayed violation.
+    False(Box<Counterexample>),
+    /// Neither could be established, with the reasons.
+    Unknown(Vec<String>),
+}
+
+/// A verdict with the run's counters.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Exploration counters.
+    pub stats: Stats,
+    /// The properties checked.
+    pub checks: PropertySet,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Verifies `prog` against `checks` with the explicit-heap engine.
+pub fn verify(prog: &Program, checks: &PropertySet, limits: Limits) -> Report {
+    let start = Instant::now();
+    let mut ex = Explorer::new(prog, checks, limits);
+    let outcome = ex.run();
+    let verdict = match outcome {
+        Outcome::Violation(c) => Verdict::False(c),
+        Outcome::Complete => Verdict::True,
+        Outcome::Incomplete(r) => Verdict::Unknown(r),
+    };
+    Report { verdict, stats: ex.stats, checks: checks.clone(), seconds: start.elapsed().as_secs_f64() }
+}
+
+impl Report {
+    /// The SV-COMP verdict line.
+    pub fn verdict_line(&self) -> String {
+        match &self.verdict {
+            Verdict::True => "TRUE".into(),
+            Verdict::False(c) => format!("FALSE({})", c.violation.property),
+            Verdict::Unknown(_) => "UNKNOWN".into(),
+        }
+    }
+
+    /// The human-readable report: verdict line first.
+    pub fn text(&self, prog: &Program) -> String {
+        let mut out = self.verdict_line();
+        out.push('\n');
+        let props: Vec<_> = self.checks.0.iter().map(|p| p.name()).collect();
+        match &self.verdict {
+            Verdict::True => {
+                let _ = writeln!(
+                    out,
+                    "proof: the explicit-heap state space is complete ({} states, {} runs ended, {} \
+                     states covered at loop heads); no violation of {}",
+                    self.stats.states,
+                    self.stats.ended,
+                    self.stats.covered,
+                    props.join(", ")
+                );
+            }
+            Verdict::False(c) => write_counterexample(&mut out, prog, c),
+            Verdict::Unknown(reasons) => {
+                for r in reasons {
+                    let _ = writeln!(out, "reason: {r}");
+                }
+            }
+        }
+        let s = &self.stats;
+        let _ = writeln!(
+            out,
+            "stats: {} steps, {} states, {} covered, {} solver calls, {} spurious candidates, {:.2} s",
+            s.steps, s.states, s.covered, s.solver_calls, s.spurious, self.seconds
+        );
+        out
+    }
+
+    /// The report as JSON, with `verdict` (the verdict line) first.
+    pub fn json(&self) -> serde_json::Value {
+        let mut v = json!({
+            "verdict": self.verdict_line(),
+            "properties": self.checks.0.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "stats": self.stats,
+            "seconds": self.seconds,
+        });
+        match &self.verdict {
+            Verdict::False(c) => {
+                v["violation"] = json!({
+                    "property": c.violation.property.name(),
+                    "line": c.violation.line,
+                    "message": c.violation.message,
+                });
+                v["trace"] = serde_json::to_value(&c.trace).unwrap_or_default();
+            }
+            Verdict::Unknown(r) => v["reasons"] = json!(r),
+            Verdict::True => v["proof"] = json!("complete explicit-heap exploration"),
+        }
+        v
+    }
+}
+
+fn write_counterexample(out: &mut String, prog: &Program, c: &Counterexample) {
+    let v = &c.violation;
+    let _ = writeln!(out, "{}:{}: {} ({})", prog.file, v.line, v.message, v.property);
+    let inputs: Vec<String> = c.trace.inputs.iter().enumerate().map(|(i, x)| format!("in{i}={x}")).collect();
+    let _ = writeln!(
+        out,
+        "counterexample: replayed concretely in {} steps; inputs: {}",
+        c.trace.steps.len(),
+        if inputs.is_empty() { "none".to_string() } else { inputs.join(", ") }
+    );
+    let mut n = 0;
+    for s in &c.trace.steps {
+        if s.op == "skip" && s.changes.is_empty() {
+            continue;
+        }
+        n += 1;
+        let _ = write!(out, "  {n:>4}. {}:{:<5} {}", s.function, s.line, s.op);
+        if !s.changes.is_empty() {
+            let _ = write!(out, "    // {}", s.changes.join("; "));
+        }
+        out.push('\n');
+    }
+}

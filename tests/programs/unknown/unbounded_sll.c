@@ -1,0 +1,33 @@
+// check: valid-memsafety
+// expect: UNKNOWN
+// expect-reason: bound
+// Why: builds a list of unbounded nondeterministic length (loop on line 18) and frees it correctly; the program is safe, but a bounded explorer cannot cover every length and must not answer TRUE.
+#include <stdlib.h>
+
+extern int __VERIFIER_nondet_int(void);
+
+struct node {
+  int data;
+  struct node *next;
+};
+
+int main(void) {
+  struct node *head = NULL;
+  struct node *p;
+
+  while (__VERIFIER_nondet_int()) { /* OK: unbounded, every iteration is safe */
+    p = malloc(sizeof *p);
+    if (!p)
+      abort();
+    p->data = __VERIFIER_nondet_int();
+    p->next = head;
+    head = p;
+  }
+
+  while (head != NULL) {
+    p = head->next;
+    free(head);
+    head = p;
+  }
+  return 0;
+}
