@@ -17,7 +17,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(Parser)]
-#[command(name = "shapecheck", version, about = "A verifier for heap-manipulating C programs")]
+#[command(
+    name = "shapecheck",
+    version,
+    about = "A verifier for heap-manipulating C programs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -97,7 +101,7 @@ fn on_big_stack(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
         })
 }
 
-fn show_cfa(file: &PathBuf, dot: bool) -> ExitCode {
+fn show_cfa(file: &std::path::Path, dot: bool) -> ExitCode {
     match frontend::load(file) {
         Ok(p) => {
             print!("{}", if dot { cfa::dot(&p) } else { cfa::listing(&p) });
@@ -139,7 +143,10 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         max_steps: args.max_steps,
         max_path: args.max_path,
         max_heap: args.max_heap,
-        timeout: args.timeout.filter(|t| *t > 0.0).map(Duration::from_secs_f64),
+        timeout: args
+            .timeout
+            .filter(|t| *t > 0.0)
+            .map(Duration::from_secs_f64),
     };
     let r = report::verify(&prog, &checks, limits);
     match args.format {

@@ -62,8 +62,14 @@ pub fn op(p: &Program, o: &Op) -> String {
     match o {
         Op::Skip => "skip".into(),
         Op::Assign { lhs, rhs } => format!("{} = {}", expr(p, lhs), expr(p, rhs)),
-        Op::Assume { cond, positive: true } => format!("[{}]", expr(p, cond)),
-        Op::Assume { cond, positive: false } => format!("[!({})]", expr(p, cond)),
+        Op::Assume {
+            cond,
+            positive: true,
+        } => format!("[{}]", expr(p, cond)),
+        Op::Assume {
+            cond,
+            positive: false,
+        } => format!("[!({})]", expr(p, cond)),
         Op::Havoc(v) => format!("{} = <uninitialised>", p.var(*v).name),
         Op::Call { lhs, callee, args } => {
             let name = match callee {
@@ -72,7 +78,9 @@ pub fn op(p: &Program, o: &Op) -> String {
             };
             call_text(p, lhs.as_ref(), &name, args)
         }
-        Op::CallPtr { lhs, target, args } => call_text(p, lhs.as_ref(), &format!("(*{})", expr(p, target)), args),
+        Op::CallPtr { lhs, target, args } => {
+            call_text(p, lhs.as_ref(), &format!("(*{})", expr(p, target)), args)
+        }
         Op::Return(Some(e)) => format!("return {}", expr(p, e)),
         Op::Return(None) => "return".into(),
         Op::Unsupported(m) => format!("unsupported: {m}"),
@@ -92,9 +100,19 @@ fn call_text(p: &Program, lhs: Option<&Expr>, name: &str, args: &[Expr]) -> Stri
 pub fn listing(p: &Program) -> String {
     let mut out = String::new();
     for f in p.functions.iter().filter(|f| f.defined) {
-        let _ = writeln!(out, "function {} (entry {}, exit {})", f.name, f.entry.index(), f.exit.index());
+        let _ = writeln!(
+            out,
+            "function {} (entry {}, exit {})",
+            f.name,
+            f.entry.index(),
+            f.exit.index()
+        );
         for e in f.cfa.edge_references() {
-            let head = if f.cfa[e.source()].loop_head { "*" } else { " " };
+            let head = if f.cfa[e.source()].loop_head {
+                "*"
+            } else {
+                " "
+            };
             let _ = writeln!(
                 out,
                 " {head}{:>4} -> {:<4} line {:<5} {}",
@@ -114,8 +132,17 @@ pub fn dot(p: &Program) -> String {
     for (i, f) in p.functions.iter().enumerate().filter(|(_, f)| f.defined) {
         let _ = writeln!(out, "  subgraph cluster_{i} {{\n    label={:?};", f.name);
         for n in f.cfa.node_indices() {
-            let shape = if f.cfa[n].loop_head { "doublecircle" } else { "circle" };
-            let _ = writeln!(out, "    f{i}_{} [label=\"{}\", shape={shape}];", n.index(), n.index());
+            let shape = if f.cfa[n].loop_head {
+                "doublecircle"
+            } else {
+                "circle"
+            };
+            let _ = writeln!(
+                out,
+                "    f{i}_{} [label=\"{}\", shape={shape}];",
+                n.index(),
+                n.index()
+            );
         }
         for e in f.cfa.edge_references() {
             let label = format!("{}: {}", e.weight().line, op(p, &e.weight().op));

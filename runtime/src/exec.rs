@@ -108,7 +108,13 @@ impl<'p> Exec<'p> {
         let mut globals = BTreeMap::new();
         for &g in &self.prog.globals {
             let v = self.prog.var(g);
-            let b = mem.alloc(BlockKind::Global, self.prog.size_of(&v.ty), true, v.line, &v.name);
+            let b = mem.alloc(
+                BlockKind::Global,
+                self.prog.size_of(&v.ty),
+                true,
+                v.line,
+                &v.name,
+            );
             globals.insert(g, b);
         }
         let init = self.prog.func(self.prog.init);
@@ -130,19 +136,26 @@ impl<'p> Exec<'p> {
     }
 
     /// Takes edge `e` (leaving the current location of the innermost frame) from `st`.
-    pub fn step(&self, st: &State, e: EdgeIndex) -> Vec<Outcome> {
-        let mut st = st.clone();
+    pub fn step(&self, mut st: State, e: EdgeIndex) -> Vec<Outcome> {
         st.steps += 1;
-        let Some(top) = st.frames.last() else { return vec![Outcome::End(End::Exit)] };
+        let Some(top) = st.frames.last() else {
+            return vec![Outcome::End(End::Exit)];
+        };
         let f = self.prog.func(top.func);
         let edge = &f.cfa[e];
-        let Some((_, target)) = f.cfa.edge_endpoints(e) else { return vec![] };
+        let Some((_, target)) = f.cfa.edge_endpoints(e) else {
+            return vec![];
+        };
         if let Some(t) = st.frames.last_mut() {
             t.loc = target;
         }
         let line = edge.line;
         let r = match &edge.op {
-            Op::Call { lhs, callee: Callee::Builtin(b), args } => {
+            Op::Call {
+                lhs,
+                callee: Callee::Builtin(b),
+                args,
+            } => {
                 return self.builtin(st, *b, lhs.as_ref(), args, line);
             }
             Op::Assume { cond, positive } => return self.assume(st, cond, *positive, line),
@@ -164,7 +177,11 @@ impl<'p> Exec<'p> {
                 let b = self.var_block(st, *v);
                 st.mem.havoc(b);
             }
-            Op::Call { lhs: _, callee: Callee::Func(f), args } => self.call(st, *f, args, e, line)?,
+            Op::Call {
+                lhs: _,
+                callee: Callee::Func(f),
+                args,
+            } => self.call(st, *f, args, e, line)?,
             Op::Call { .. } => {}
             Op::CallPtr { target, args, .. } => match self.eval(st, target, line)? {
                 Val::Ptr(Ptr::Func(f)) => self.call(st, f, args, e, line)?,
@@ -178,10 +195,10 @@ impl<'p> Exec<'p> {
 
     /// The memtrack check after an operation, then the successor.
     fn after(&self, st: State, line: u32) -> Outcome {
-        if self.checks.has(Property::ValidMemtrack) {
-            if let Some(v) = self.leak(&st, line) {
-                return Outcome::Violation(st, v);
-            }
+        if self.checks.has(Property::ValidMemtrack)
+            && let Some(v) = self.leak(&st, line)
+        {
+            return Outcome::Violation(st, v);
         }
         Outcome::Next(st, None)
     }
@@ -245,7 +262,10 @@ impl<'p> Exec<'p> {
     fn call(&self, st: &mut State, f: FuncId, args: &[Expr], e: EdgeIndex, line: u32) -> Ev<()> {
         let func = self.prog.func(f);
         if !func.defined {
-            return Err(stop(line, &format!("unsupported: call to `{}`, which has no body", func.name)));
+            return Err(stop(
+                line,
+                &format!("unsupported: call to `{}`, which has no body", func.name),
+            ));
         }
         let mut vals = vec![];
         for a in args {
@@ -254,7 +274,13 @@ impl<'p> Exec<'p> {
         let mut vars = BTreeMap::new();
         for &v in &func.locals {
             let info = self.prog.var(v);
-            let b = st.mem.alloc(BlockKind::Stack, self.prog.size_of(&info.ty), false, info.line, &info.name);
+            let b = st.mem.alloc(
+                BlockKind::Stack,
+                self.prog.size_of(&info.ty),
+                false,
+                info.line,
+                &info.name,
+            );
             vars.insert(v, b);
         }
         for (&p, v) in func.params.iter().zip(vals) {
@@ -280,11 +306,27 @@ impl<'p> Exec<'p> {
             Some(e) => Some(self.eval(st, e, line)?),
             None => None,
         };
-        let Some(frame) = st.frames.pop() else { return Ok(Some(Outcome::End(End::Exit))) };
+        let Some(frame) = st.frames.pop() else {
+            return Ok(Some(Outcome::End(End::Exit)));
+        };
         for b in frame.vars.values().chain(&frame.allocas) {
-            st.mem.kill(*b);
+            st.mem.release(*b);
         }
-        let Some(caller) = st.frames.last() else { return self.terminate(st, line) };
+        let Some(caller) = st.frames.last() else {
+            return self.terminate(st, line);
+        };
+        if st.frames.len() == 1 {
+            // `main` returned: its locals are gone (memtrack), and the program ends here.
+            if let Some(v) = self
+                .checks
+                .has(Property::ValidMemtrack)
+                .then(|| self.leak(st, line))
+                .flatten()
+            {
+                return Err(Halt::Violation(v));
+            }
+            self.terminate(st, line)?;
+        }
         let cf = self.prog.func(caller.func);
         let lhs = frame.call_edge.and_then(|e| match &cf.cfa[e].op {
             Op::Call { lhs, .. } | Op::CallPtr { lhs, .. } => lhs.clone(),
@@ -300,22 +342,31 @@ impl<'p> Exec<'p> {
 
     /// The end of the run (return from the initialiser, or `exit`).
     fn terminate(&self, st: &State, line: u32) -> Ev<Option<Outcome>> {
-        if self.checks.has(Property::ValidMemcleanup) {
-            if let Some(&b) = st.mem.live_heap_blocks().first() {
-                let blk = st.mem.block(b);
-                let at = blk.map_or(0, |x| x.line);
-                let name = blk.map_or_else(String::new, |x| x.name.to_string());
-                return Err(Halt::Violation(Violation {
-                    property: Property::ValidMemcleanup,
-                    line,
-                    message: format!("{name} (allocated at line {at}) is not freed when the program ends"),
-                }));
-            }
+        if self.checks.has(Property::ValidMemcleanup)
+            && let Some(&b) = st.mem.live_heap_blocks().first()
+        {
+            let blk = st.mem.block(b);
+            let at = blk.map_or(0, |x| x.line);
+            let name = blk.map_or_else(String::new, |x| x.name.to_string());
+            return Err(Halt::Violation(Violation {
+                property: Property::ValidMemcleanup,
+                line,
+                message: format!(
+                    "{name} (allocated at line {at}) is not freed when the program ends"
+                ),
+            }));
         }
         Ok(Some(Outcome::End(End::Exit)))
     }
 
-    fn builtin(&self, mut st: State, b: Builtin, lhs: Option<&Expr>, args: &[Expr], line: u32) -> Vec<Outcome> {
+    fn builtin(
+        &self,
+        mut st: State,
+        b: Builtin,
+        lhs: Option<&Expr>,
+        args: &[Expr],
+        line: u32,
+    ) -> Vec<Outcome> {
         let r = match b {
             Builtin::Nondet => self.nondet(&mut st, lhs, line).map(|_| None),
             Builtin::Assume => match self.eval_cond(&mut st, &args[0], line) {
@@ -329,8 +380,8 @@ impl<'p> Exec<'p> {
                     message: "the error function is reachable".into(),
                 }))
             }
-            Builtin::Error(_) | Builtin::Abort => Ok(Some(Outcome::End(End::Abort))),
-            Builtin::Exit => self.terminate(&st, line),
+            // abort() ends the program: memory still allocated then violates memcleanup.
+            Builtin::Error(_) | Builtin::Abort | Builtin::Exit => self.terminate(&st, line),
             Builtin::Alloc(kind) => return self.alloc(st, kind, lhs, args, line),
             Builtin::Free => self.free(&mut st, &args[0], line).map(|_| None),
             Builtin::Memset => self.memset(&mut st, lhs, args, line).map(|_| None),
@@ -375,7 +426,14 @@ impl<'p> Exec<'p> {
         self.store(st, &p, &l.ty, Val::Int(v), line)
     }
 
-    fn alloc(&self, mut st: State, kind: AllocKind, lhs: Option<&Expr>, args: &[Expr], line: u32) -> Vec<Outcome> {
+    fn alloc(
+        &self,
+        mut st: State,
+        kind: AllocKind,
+        lhs: Option<&Expr>,
+        args: &[Expr],
+        line: u32,
+    ) -> Vec<Outcome> {
         let size = match self.alloc_size(&mut st, args, line) {
             Ok(s) => s,
             Err(h) => return vec![halt(st, h)],
@@ -412,7 +470,12 @@ impl<'p> Exec<'p> {
             match self.eval(st, a, line)? {
                 Val::Int(t) => match t.as_const() {
                     Some(v) => size = size.saturating_mul(v),
-                    None => return Err(stop(line, "unsupported: allocation of a nondeterministic size")),
+                    None => {
+                        return Err(stop(
+                            line,
+                            "unsupported: allocation of a nondeterministic size",
+                        ));
+                    }
                 },
                 _ => return Err(stop(line, "allocation size is not an integer")),
             }
@@ -440,19 +503,33 @@ impl<'p> Exec<'p> {
             _ => return Err(stop(line, "free of a non-pointer value")),
         };
         let bad = |msg: String| {
-            Halt::Violation(Violation { property: Property::ValidFree, line, message: msg })
+            Halt::Violation(Violation {
+                property: Property::ValidFree,
+                line,
+                message: msg,
+            })
         };
         let (b, off) = match p {
             Ptr::Null => return Ok(()),
             Ptr::Addr(b, off) => (b, off),
-            other => return Err(self.gate(bad(format!("free of {other}, which is not a heap block")), line)),
+            other => {
+                return Err(self.gate(
+                    bad(format!("free of {other}, which is not a heap block")),
+                    line,
+                ));
+            }
         };
         let blk = st.mem.block(b).cloned();
-        let Some(blk) = blk else { return Err(stop(line, "free of an unknown block")) };
+        let Some(blk) = blk else {
+            return Err(stop(line, "free of an unknown block"));
+        };
         let err = if blk.kind != BlockKind::Heap {
             Some(format!("free of `{}`, which is not on the heap", blk.name))
         } else if !blk.alive {
-            Some(format!("double free of {} (allocated at line {})", blk.name, blk.line))
+            Some(format!(
+                "double free of {} (allocated at line {})",
+                blk.name, blk.line
+            ))
         } else if off != 0 {
             Some(format!("free of a pointer {off} bytes into {}", blk.name))
         } else {
@@ -484,12 +561,17 @@ impl<'p> Exec<'p> {
         let (sb, so) = self.checked(st, &s, n, line)?;
         let (db, dof) = self.checked(st, &d, n, line)?;
         if st.mem.block(sb).is_some_and(|b| b.zeroed) {
-            return Err(stop(line, "unsupported: memcpy from zero-initialised memory"));
+            return Err(stop(
+                line,
+                "unsupported: memcpy from zero-initialised memory",
+            ));
         }
         let cells = st.mem.cells_in(sb, so, n);
         st.mem.clear(db, dof, n);
         for (o, v, sz) in cells {
-            st.mem.write(db, dof + o, u32::from(sz), v).map_err(|f| self.fault(f, line))?;
+            st.mem
+                .write(db, dof + o, u32::from(sz), v)
+                .map_err(|f| self.fault(f, line))?;
         }
         self.set_result(st, lhs, Val::Ptr(d), line)
     }
@@ -553,7 +635,13 @@ impl<'p> Exec<'p> {
             ExprKind::AddrOf(x) => self.lvalue(st, x, line).map(Val::Ptr),
             ExprKind::FuncAddr(f) => Ok(Val::Ptr(Ptr::Func(*f))),
             ExprKind::Str(s) => {
-                let b = st.mem.alloc(BlockKind::Literal, s.len() as u32 + 1, true, line, "string literal");
+                let b = st.mem.alloc(
+                    BlockKind::Literal,
+                    s.len() as u32 + 1,
+                    true,
+                    line,
+                    "string literal",
+                );
                 Ok(Val::Ptr(Ptr::Addr(b, 0)))
             }
             ExprKind::Unary(op, a) => Ok(Val::Int(term::unary(*op, self.int(st, a, line)?))),
@@ -577,7 +665,11 @@ impl<'p> Exec<'p> {
         match self.eval(st, e, line)? {
             Val::Int(t) => Ok(t),
             Val::Ptr(Ptr::Null) => Ok(Term::constant(0, IntTy::UINT)),
-            Val::Ptr(_) => Err(stop(line, "unsupported: arithmetic on a pointer converted to an integer")),
+            Val::Ptr(Ptr::Abs(a)) => Ok(Term::constant(a, IntTy::UINT)),
+            Val::Ptr(_) => Err(stop(
+                line,
+                "unsupported: arithmetic on a pointer converted to an integer",
+            )),
             Val::Undef => Err(stop(line, "use of an uninitialised value")),
         }
     }
@@ -594,7 +686,10 @@ impl<'p> Exec<'p> {
         };
         match r {
             Some(r) => Ok(Val::Int(Term::constant(i64::from(r), IntTy::INT))),
-            None => Err(stop(line, "unsupported: comparison of unrelated or uninitialised pointers")),
+            None => Err(stop(
+                line,
+                "unsupported: comparison of unrelated or uninitialised pointers",
+            )),
         }
     }
 
@@ -602,22 +697,28 @@ impl<'p> Exec<'p> {
         let base = self.pointer(st, p, line)?;
         let idx = self.int(st, i, line)?;
         let Some(k) = idx.as_const() else {
-            return Err(stop(line, "unsupported: pointer arithmetic with a nondeterministic offset"));
+            return Err(stop(
+                line,
+                "unsupported: pointer arithmetic with a nondeterministic offset",
+            ));
         };
-        let delta = k.saturating_mul(i64::from(size));
+        let delta = wrap32(k.wrapping_mul(i64::from(size)));
         match base {
-            Ptr::Addr(b, o) => Ok(Val::Ptr(Ptr::Addr(b, o.saturating_add(delta)))),
-            Ptr::Null if delta == 0 => Ok(Val::Ptr(Ptr::Null)),
-            _ => Err(stop(line, "unsupported: arithmetic on a pointer that is not into memory")),
+            Ptr::Func(_) => Err(stop(line, "unsupported: arithmetic on a function pointer")),
+            p => Ok(Val::Ptr(offset(&p, delta))),
         }
     }
 
     fn ptr_diff(&self, st: &mut State, a: &Expr, b: &Expr, size: u32, line: u32) -> Ev<Val> {
         match (self.pointer(st, a, line)?, self.pointer(st, b, line)?) {
-            (Ptr::Addr(x, o1), Ptr::Addr(y, o2)) if x == y => {
-                Ok(Val::Int(Term::constant((o1 - o2) / i64::from(size.max(1)), IntTy::INT)))
-            }
-            _ => Err(stop(line, "undefined behaviour: difference of pointers into different blocks")),
+            (Ptr::Addr(x, o1), Ptr::Addr(y, o2)) if x == y => Ok(Val::Int(Term::constant(
+                (o1 - o2) / i64::from(size.max(1)),
+                IntTy::INT,
+            ))),
+            _ => Err(stop(
+                line,
+                "undefined behaviour: difference of pointers into different blocks",
+            )),
         }
     }
 
@@ -629,10 +730,16 @@ impl<'p> Exec<'p> {
             (Val::Int(t), Type::Ptr(_)) => match t.as_const() {
                 Some(0) => Ok(Val::Ptr(Ptr::Null)),
                 Some(c) => Ok(Val::Ptr(Ptr::Abs(c))),
-                None => Err(stop(line, "unsupported: nondeterministic integer converted to a pointer")),
+                None => Err(stop(
+                    line,
+                    "unsupported: nondeterministic integer converted to a pointer",
+                )),
             },
             (Val::Ptr(Ptr::Null), Type::Int(it)) => Ok(Val::zero(*it)),
-            (Val::Ptr(_), Type::Int(_)) => Err(stop(line, "unsupported: pointer converted to an integer")),
+            (Val::Ptr(Ptr::Abs(a)), Type::Int(it)) => Ok(Val::Int(Term::constant(a, *it))),
+            (Val::Ptr(_), Type::Int(_)) => {
+                Err(stop(line, "unsupported: pointer converted to an integer"))
+            }
             (v, _) => Ok(v),
         }
     }
@@ -648,11 +755,20 @@ impl<'p> Exec<'p> {
             Fault::Null => "dereference of NULL".to_string(),
             Fault::Freed(b) => format!("access to blk{b} after it was freed"),
             Fault::Dead(b) => format!("access to blk{b}, a local of a function that has returned"),
-            Fault::OutOfBounds(b, o, s) => format!("access of {s} bytes at offset {o} is outside blk{b}"),
+            Fault::OutOfBounds(b, o, s) => {
+                format!("access of {s} bytes at offset {o} is outside blk{b}")
+            }
             Fault::NotMemory => "dereference of a pointer that is not into memory".to_string(),
             Fault::ReadOnly => "write to a string literal".to_string(),
         };
-        self.gate(Halt::Violation(Violation { property: Property::ValidDeref, line, message: msg }), line)
+        self.gate(
+            Halt::Violation(Violation {
+                property: Property::ValidDeref,
+                line,
+                message: msg,
+            }),
+            line,
+        )
     }
 
     /// Keeps a violation of a checked property; otherwise it is undefined behaviour that stops
@@ -692,7 +808,9 @@ impl<'p> Exec<'p> {
     fn store(&self, st: &mut State, p: &Ptr, ty: &Type, v: Val, line: u32) -> Ev<()> {
         let size = self.prog.size_of(ty);
         let (b, off) = self.checked(st, p, size, line)?;
-        st.mem.write(b, off, size, v).map_err(|f| self.fault(f, line))
+        st.mem
+            .write(b, off, size, v)
+            .map_err(|f| self.fault(f, line))
     }
 }
 
@@ -707,20 +825,44 @@ fn leaves(p: &Program, ty: &Type, base: i64) -> Vec<(i64, Type)> {
             .collect(),
         Type::Array(t, n) => {
             let sz = i64::from(p.size_of(t));
-            (0..i64::from(*n)).flat_map(|i| leaves(p, t, base + i * sz)).collect()
+            (0..i64::from(*n))
+                .flat_map(|i| leaves(p, t, base + i * sz))
+                .collect()
         }
         t => vec![(base, t.clone())],
     }
 }
 
+/// `p + by` bytes, with ILP32 address arithmetic (wrapping at 32 bits); the null pointer plus
+/// a field offset is the absolute address used by `offsetof`-style code.
 fn offset(p: &Ptr, by: i64) -> Ptr {
+    if by == 0 {
+        return p.clone();
+    }
     match p {
-        Ptr::Addr(b, o) => Ptr::Addr(*b, o + by),
-        other => other.clone(),
+        Ptr::Addr(b, o) => Ptr::Addr(*b, wrap32(o + by)),
+        Ptr::Null => Ptr::Abs(wrap32(by)),
+        Ptr::Abs(a) => match wrap32(a + by) {
+            0 => Ptr::Null,
+            x => Ptr::Abs(x),
+        },
+        Ptr::Func(_) => p.clone(),
     }
 }
 
+/// An address difference as a signed 32-bit quantity.
+fn wrap32(x: i64) -> i64 {
+    i64::from(x as i32)
+}
+
 fn ptr_compare(op: CmpOp, p: &Ptr, q: &Ptr) -> Option<bool> {
+    if matches!(
+        (p, q),
+        (Ptr::Abs(_), Ptr::Addr(..)) | (Ptr::Addr(..), Ptr::Abs(_))
+    ) {
+        // Where a block lies relative to an absolute address is unknown.
+        return None;
+    }
     match op {
         CmpOp::Eq => Some(p == q),
         CmpOp::Ne => Some(p != q),
@@ -750,7 +892,11 @@ fn constrain(st: &mut State, c: TermRef) -> Option<Option<TermRef>> {
 
 /// The successor along one side of a branch on `c`.
 fn branch(mut st: State, c: TermRef, positive: bool) -> Outcome {
-    let c = if positive { c } else { term::compare(CmpOp::Eq, c, Term::constant(0, IntTy::INT)) };
+    let c = if positive {
+        c
+    } else {
+        term::compare(CmpOp::Eq, c, Term::constant(0, IntTy::INT))
+    };
     match constrain(&mut st, c) {
         None => Outcome::Infeasible,
         Some(cond) => Outcome::Next(st, cond),

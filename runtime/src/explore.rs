@@ -35,7 +35,12 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_steps: 3_000_000, max_path: 50_000, max_heap: 48, timeout: None }
+        Limits {
+            max_steps: 3_000_000,
+            max_path: 50_000,
+            max_heap: 48,
+            timeout: None,
+        }
     }
 }
 
@@ -124,7 +129,11 @@ impl<'p> Explorer<'p> {
     /// An explorer of `prog` for `checks`.
     pub fn new(prog: &'p Program, checks: &'p PropertySet, limits: Limits) -> Self {
         Explorer {
-            exec: Exec { prog, checks, inputs: None },
+            exec: Exec {
+                prog,
+                checks,
+                inputs: None,
+            },
             limits,
             queue: BinaryHeap::new(),
             seen: HashSet::new(),
@@ -165,7 +174,10 @@ impl<'p> Explorer<'p> {
 
     fn out_of_budget(&self) -> Option<String> {
         if self.stats.steps >= self.limits.max_steps {
-            return Some(format!("bound reached: {} steps explored", self.limits.max_steps));
+            return Some(format!(
+                "bound reached: {} steps explored",
+                self.limits.max_steps
+            ));
         }
         match self.limits.timeout {
             Some(t) if self.start.elapsed() >= t => {
@@ -189,11 +201,18 @@ impl<'p> Explorer<'p> {
                 return None;
             }
             let edges: Vec<_> = cfa.edges(loc).map(|e| e.id()).collect();
+            let binary = edges.len() == 2;
             let mut succs = vec![];
+            let mut pending = Some(st);
             for (i, e) in edges.iter().enumerate() {
                 self.stats.steps += 1;
-                let binary = edges.len() == 2;
-                for o in self.exec.step(&st, *e) {
+                let from = if i + 1 == edges.len() {
+                    pending.take()
+                } else {
+                    pending.clone()
+                };
+                let Some(from) = from else { break };
+                for o in self.exec.step(from, *e) {
                     match o {
                         Step::Next(s, None) => succs.push(s),
                         Step::Next(s, Some(c)) => {
@@ -231,13 +250,22 @@ impl<'p> Explorer<'p> {
 
     fn path_bound(&self, st: &State) -> Option<String> {
         if st.steps > self.limits.max_path {
-            return Some(format!("bound reached: a path longer than {} steps", self.limits.max_path));
+            return Some(format!(
+                "bound reached: a path longer than {} steps",
+                self.limits.max_path
+            ));
         }
         if st.mem.live_heap() > self.limits.max_heap {
-            return Some(format!("bound reached: more than {} live heap blocks", self.limits.max_heap));
+            return Some(format!(
+                "bound reached: more than {} live heap blocks",
+                self.limits.max_heap
+            ));
         }
         if self.stats.steps >= self.limits.max_steps {
-            return Some(format!("bound reached: {} steps explored", self.limits.max_steps));
+            return Some(format!(
+                "bound reached: {} steps explored",
+                self.limits.max_steps
+            ));
         }
         None
     }
@@ -264,15 +292,23 @@ impl<'p> Explorer<'p> {
                 return None;
             }
             Answer::Unknown(why) => {
-                self.incomplete.insert(format!("the solver could not decide a path to line {} ({why})", v.line));
+                self.incomplete.insert(format!(
+                    "the solver could not decide a path to line {} ({why})",
+                    v.line
+                ));
                 return None;
             }
         };
-        let inputs: Vec<i64> = (0..st.next_sym).map(|k| model.get(&k).copied().unwrap_or(0)).collect();
+        let inputs: Vec<i64> = (0..st.next_sym)
+            .map(|k| model.get(&k).copied().unwrap_or(0))
+            .collect();
         let max = st.steps as usize + 16;
         let (reached, trace) = replay(self.exec.prog, self.exec.checks, &inputs, max);
         match reached {
-            Some(r) if r.property == v.property => Some(Counterexample { violation: r, trace }),
+            Some(r) if r.property == v.property => Some(Counterexample {
+                violation: r,
+                trace,
+            }),
             _ => {
                 self.stats.spurious += 1;
                 self.incomplete.insert(format!(
@@ -316,7 +352,11 @@ fn relevant(pc: &[TermRef], mut syms: BTreeSet<u32>) -> Vec<TermRef> {
             break;
         }
     }
-    pc.iter().zip(taken).filter(|(_, k)| *k).map(|(t, _)| t.clone()).collect()
+    pc.iter()
+        .zip(taken)
+        .filter(|(_, k)| *k)
+        .map(|(t, _)| t.clone())
+        .collect()
 }
 
 fn cover_key(st: &State) -> CoverKey {

@@ -27,19 +27,34 @@ pub struct IntTy {
     pub bits: u8,
     /// Whether arithmetic and comparisons are signed.
     pub signed: bool,
+    /// Whether this is `_Bool` (conversion to it tests against zero).
+    pub boolean: bool,
 }
 
 impl IntTy {
     /// `int` in ILP32.
-    pub const INT: IntTy = IntTy { bits: 32, signed: true };
+    pub const INT: IntTy = IntTy::new(32, true);
     /// `unsigned int` in ILP32.
-    pub const UINT: IntTy = IntTy { bits: 32, signed: false };
+    pub const UINT: IntTy = IntTy::new(32, false);
     /// `_Bool`, stored as one unsigned byte.
-    pub const BOOL: IntTy = IntTy { bits: 8, signed: false };
+    pub const BOOL: IntTy = IntTy {
+        bits: 8,
+        signed: false,
+        boolean: true,
+    };
     /// `char` (signed on x86).
-    pub const CHAR: IntTy = IntTy { bits: 8, signed: true };
+    pub const CHAR: IntTy = IntTy::new(8, true);
     /// `long long`.
-    pub const LLONG: IntTy = IntTy { bits: 64, signed: true };
+    pub const LLONG: IntTy = IntTy::new(64, true);
+
+    /// A non-boolean integer type.
+    pub const fn new(bits: u8, signed: bool) -> IntTy {
+        IntTy {
+            bits,
+            signed,
+            boolean: false,
+        }
+    }
 
     /// Size in bytes.
     pub fn size(self) -> u32 {
@@ -257,12 +272,18 @@ pub enum ExprKind {
 impl Expr {
     /// An integer constant of type `ty`.
     pub fn int(v: i64, ty: IntTy) -> Expr {
-        Expr { kind: ExprKind::Const(v), ty: Type::Int(ty) }
+        Expr {
+            kind: ExprKind::Const(v),
+            ty: Type::Int(ty),
+        }
     }
 
     /// Whether this expression denotes a memory location.
     pub fn is_lvalue(&self) -> bool {
-        matches!(self.kind, ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Field(..))
+        matches!(
+            self.kind,
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Field(..)
+        )
     }
 }
 

@@ -3,13 +3,13 @@
 #![forbid(unsafe_code)]
 
 pub mod cfa;
+pub mod exec;
+pub mod explore;
 pub mod frontend;
 pub mod ir;
-pub mod smt;
-pub mod term;
-pub mod exec;
 pub mod memory;
 pub mod property;
-pub mod explore;
 pub mod replay;
 pub mod report;
+pub mod smt;
+pub mod term;

@@ -104,11 +104,30 @@ pub struct Memory {
 
 impl Memory {
     /// Allocates a block and returns its id.
-    pub fn alloc(&mut self, kind: BlockKind, size: u32, zeroed: bool, line: u32, name: &str) -> BlockId {
+    pub fn alloc(
+        &mut self,
+        kind: BlockKind,
+        size: u32,
+        zeroed: bool,
+        line: u32,
+        name: &str,
+    ) -> BlockId {
         self.next += 1;
         let id = self.next;
-        let name: Rc<str> = if name.is_empty() { format!("heap#{id}").into() } else { name.into() };
-        let b = Block { kind, size, alive: true, zeroed, cells: BTreeMap::new(), line, name };
+        let name: Rc<str> = if name.is_empty() {
+            format!("heap#{id}").into()
+        } else {
+            name.into()
+        };
+        let b = Block {
+            kind,
+            size,
+            alive: true,
+            zeroed,
+            cells: BTreeMap::new(),
+            line,
+            name,
+        };
         self.blocks.insert(id, Rc::new(b));
         id
     }
@@ -129,7 +148,10 @@ impl Memory {
 
     /// Number of live heap blocks.
     pub fn live_heap(&self) -> usize {
-        self.blocks.values().filter(|b| b.alive && b.kind == BlockKind::Heap).count()
+        self.blocks
+            .values()
+            .filter(|b| b.alive && b.kind == BlockKind::Heap)
+            .count()
     }
 
     /// Checks that `size` bytes at `p` may be accessed.
@@ -139,9 +161,17 @@ impl Memory {
             Ptr::Addr(b, o) => (*b, *o),
             Ptr::Func(_) | Ptr::Abs(_) => return Err(Fault::NotMemory),
         };
-        let b = self.block(id).ok_or(Fault::NotMemory)?;
+        let b = match self.block(id) {
+            Some(b) => b,
+            None if id != 0 && id <= self.next => return Err(Fault::Dead(id)),
+            None => return Err(Fault::NotMemory),
+        };
         if !b.alive {
-            return Err(if b.kind == BlockKind::Heap { Fault::Freed(id) } else { Fault::Dead(id) });
+            return Err(if b.kind == BlockKind::Heap {
+                Fault::Freed(id)
+            } else {
+                Fault::Dead(id)
+            });
         }
         if off < 0 || off + i64::from(size) > i64::from(b.size) {
             return Err(Fault::OutOfBounds(id, off, size));
@@ -159,7 +189,14 @@ impl Memory {
         if overlapping(b, off, size).next().is_some() {
             return None;
         }
-        Some(if b.zeroed { Val::Int(Term::constant(0, IntTy { bits: (size * 8).min(64) as u8, signed: false })) } else { Val::Undef })
+        Some(if b.zeroed {
+            Val::Int(Term::constant(
+                0,
+                IntTy::new((size * 8).min(64) as u8, false),
+            ))
+        } else {
+            Val::Undef
+        })
     }
 
     /// Writes a cell of `size` bytes at a checked location, replacing overlapping cells.
@@ -199,11 +236,19 @@ impl Memory {
 
     /// The cells of `size` bytes at a checked location, relative to `off`.
     pub fn cells_in(&self, id: BlockId, off: u32, size: u32) -> Vec<(u32, Val, u8)> {
-        let Some(b) = self.block(id) else { return vec![] };
+        let Some(b) = self.block(id) else {
+            return vec![];
+        };
         b.cells
             .range(off..off.saturating_add(size))
             .map(|(o, (v, s))| (o - off, v.clone(), *s))
             .collect()
+    }
+
+    /// Drops a stack block whose frame returned; later accesses through dangling pointers to
+    /// it are reported as [`Fault::Dead`].
+    pub fn release(&mut self, id: BlockId) {
+        self.blocks.remove(&id);
     }
 
     /// Marks a block dead (freed heap block or returned frame's local).
@@ -254,10 +299,10 @@ impl Memory {
     pub fn symbols(&self, out: &mut Vec<u32>) {
         for b in self.blocks.values() {
             for (v, _) in b.cells.values() {
-                if let Val::Int(t) = v {
-                    if !t.is_const() {
-                        t.symbols(out);
-                    }
+                if let Val::Int(t) = v
+                    && !t.is_const()
+                {
+                    t.symbols(out);
                 }
             }
         }
@@ -303,7 +348,10 @@ mod tests {
         let mut m = Memory::default();
         let b = m.alloc(BlockKind::Heap, 8, false, 1, "");
         assert!(m.check(&Ptr::Addr(b, 4), 4).is_ok());
-        assert_eq!(m.check(&Ptr::Addr(b, 6), 4), Err(Fault::OutOfBounds(b, 6, 4)));
+        assert_eq!(
+            m.check(&Ptr::Addr(b, 6), 4),
+            Err(Fault::OutOfBounds(b, 6, 4))
+        );
         assert_eq!(m.check(&Ptr::Null, 4), Err(Fault::Null));
         m.kill(b);
         assert_eq!(m.check(&Ptr::Addr(b, 0), 4), Err(Fault::Freed(b)));

@@ -86,7 +86,11 @@ impl PropertySet {
 fn expand(item: &str) -> Option<Vec<Property>> {
     Some(match item {
         "unreach-call" => vec![Property::UnreachCall],
-        "valid-memsafety" => vec![Property::ValidDeref, Property::ValidFree, Property::ValidMemtrack],
+        "valid-memsafety" => vec![
+            Property::ValidDeref,
+            Property::ValidFree,
+            Property::ValidMemtrack,
+        ],
         "valid-deref" => vec![Property::ValidDeref],
         "valid-free" => vec![Property::ValidFree],
         "valid-memtrack" => vec![Property::ValidMemtrack],
@@ -101,7 +105,9 @@ fn prp_line(line: &str) -> Result<Vec<Property>, String> {
         .strip_prefix("CHECK(")
         .and_then(|r| r.strip_suffix(')'))
         .ok_or("expected `CHECK( init(main()), LTL(...) )`")?;
-    let (init, ltl) = inner.split_once(',').ok_or("expected `init(...), LTL(...)`")?;
+    let (init, ltl) = inner
+        .split_once(',')
+        .ok_or("expected `init(...), LTL(...)`")?;
     if init.trim() != "init(main())" {
         return Err(format!("unsupported entry point `{}`", init.trim()));
     }
@@ -111,7 +117,10 @@ fn prp_line(line: &str) -> Result<Vec<Property>, String> {
         .and_then(|r| r.strip_suffix(')'))
         .ok_or("expected `LTL(...)`")?
         .trim();
-    let body = formula.strip_prefix('G').ok_or("expected a `G` formula")?.trim();
+    let body = formula
+        .strip_prefix('G')
+        .ok_or("expected a `G` formula")?
+        .trim();
     if let Some(call) = body.strip_prefix('!') {
         let call = call.trim().replace(' ', "");
         return match call.as_str() {
@@ -136,7 +145,8 @@ mod tests {
 
     #[test]
     fn unreach_call_prp() {
-        let s = PropertySet::parse_prp("CHECK( init(main()), LTL(G ! call(reach_error())) )\n").unwrap();
+        let s = PropertySet::parse_prp("CHECK( init(main()), LTL(G ! call(reach_error())) )\n")
+            .unwrap();
         assert!(s.has(Property::UnreachCall));
     }
 

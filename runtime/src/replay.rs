@@ -37,20 +37,38 @@ pub struct Replay {
 }
 
 /// Runs `prog` concretely on `inputs`, at most `max_steps` edges.
-pub fn replay(prog: &Program, checks: &PropertySet, inputs: &[i64], max_steps: usize) -> (Option<Violation>, Replay) {
-    let exec = Exec { prog, checks, inputs: Some(inputs) };
+pub fn replay(
+    prog: &Program,
+    checks: &PropertySet,
+    inputs: &[i64],
+    max_steps: usize,
+) -> (Option<Violation>, Replay) {
+    let exec = Exec {
+        prog,
+        checks,
+        inputs: Some(inputs),
+    };
     let mut st = exec.initial();
-    let mut out = Replay { violation: None, steps: vec![], inputs: inputs.to_vec(), ended: String::new() };
+    let mut out = Replay {
+        violation: None,
+        steps: vec![],
+        inputs: inputs.to_vec(),
+        ended: String::new(),
+    };
     for _ in 0..max_steps {
         let Some(top) = st.frames.last() else { break };
         let f = prog.func(top.func);
-        let edges: Vec<_> = f.cfa.edges(top.loc).map(|e| petgraph::visit::EdgeRef::id(&e)).collect();
+        let edges: Vec<_> = f
+            .cfa
+            .edges(top.loc)
+            .map(|e| petgraph::visit::EdgeRef::id(&e))
+            .collect();
         let fname = f.name.clone();
         let mut next = None;
         for e in edges.into_iter().rev() {
             let text = cfa::op(prog, &f.cfa[e].op);
             let line = f.cfa[e].line;
-            for o in exec.step(&st, e) {
+            for o in exec.step(st.clone(), e) {
                 match o {
                     Outcome::Infeasible => {}
                     Outcome::Next(s, _) => {
@@ -90,7 +108,12 @@ pub fn replay(prog: &Program, checks: &PropertySet, inputs: &[i64], max_steps: u
 }
 
 fn step(function: &str, line: u32, op: String, before: &State, after: &State) -> TraceStep {
-    TraceStep { function: function.to_string(), line, op, changes: diff(&before.mem, &after.mem) }
+    TraceStep {
+        function: function.to_string(),
+        line,
+        op,
+        changes: diff(&before.mem, &after.mem),
+    }
 }
 
 /// The cells and blocks that differ between two memories.
@@ -109,7 +132,11 @@ pub fn diff(old: &Memory, new: &Memory) -> Vec<String> {
         for (off, (v, _)) in &b.cells {
             let before = old.block(id).and_then(|ob| ob.cells.get(off)).map(|c| &c.0);
             if before != Some(v) {
-                let place = if *off == 0 { b.name.to_string() } else { format!("{}[+{off}]", b.name) };
+                let place = if *off == 0 {
+                    b.name.to_string()
+                } else {
+                    format!("{}[+{off}]", b.name)
+                };
                 out.push(format!("{place} = {}", show(new, v)));
             }
         }
@@ -121,8 +148,14 @@ pub fn diff(old: &Memory, new: &Memory) -> Vec<String> {
 pub fn show(mem: &Memory, v: &Val) -> String {
     match v {
         Val::Ptr(Ptr::Addr(b, o)) => {
-            let name = mem.block(*b).map_or_else(|| format!("blk{b}"), |x| x.name.to_string());
-            if *o == 0 { format!("&{name}") } else { format!("&{name}+{o}") }
+            let name = mem
+                .block(*b)
+                .map_or_else(|| format!("blk{b}"), |x| x.name.to_string());
+            if *o == 0 {
+                format!("&{name}")
+            } else {
+                format!("&{name}+{o}")
+            }
         }
         other => other.to_string(),
     }

@@ -42,7 +42,12 @@ pub fn verify(prog: &Program, checks: &PropertySet, limits: Limits) -> Report {
         Outcome::Complete => Verdict::True,
         Outcome::Incomplete(r) => Verdict::Unknown(r),
     };
-    Report { verdict, stats: ex.stats, checks: checks.clone(), seconds: start.elapsed().as_secs_f64() }
+    Report {
+        verdict,
+        stats: ex.stats,
+        checks: checks.clone(),
+        seconds: start.elapsed().as_secs_f64(),
+    }
 }
 
 impl Report {
@@ -114,13 +119,27 @@ impl Report {
 
 fn write_counterexample(out: &mut String, prog: &Program, c: &Counterexample) {
     let v = &c.violation;
-    let _ = writeln!(out, "{}:{}: {} ({})", prog.file, v.line, v.message, v.property);
-    let inputs: Vec<String> = c.trace.inputs.iter().enumerate().map(|(i, x)| format!("in{i}={x}")).collect();
+    let _ = writeln!(
+        out,
+        "{}:{}: {} ({})",
+        prog.file, v.line, v.message, v.property
+    );
+    let inputs: Vec<String> = c
+        .trace
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, x)| format!("in{i}={x}"))
+        .collect();
     let _ = writeln!(
         out,
         "counterexample: replayed concretely in {} steps; inputs: {}",
         c.trace.steps.len(),
-        if inputs.is_empty() { "none".to_string() } else { inputs.join(", ") }
+        if inputs.is_empty() {
+            "none".to_string()
+        } else {
+            inputs.join(", ")
+        }
     );
     let mut n = 0;
     for s in &c.trace.steps {

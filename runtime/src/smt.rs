@@ -193,8 +193,14 @@ mod tests {
         let v = z3_version();
         let parts: Vec<u32> = v.split('.').filter_map(|p| p.parse().ok()).collect();
         assert!(parts.len() >= 3, "unexpected version string {v}");
-        assert!((parts[0], parts[1], parts[2]) >= (4, 13, 3), "Z3 {v} is older than 4.13.3");
-        assert!(v.starts_with("5.3.2"), "expected the provisioned Z3 5.3.2, found {v}");
+        assert!(
+            (parts[0], parts[1], parts[2]) >= (4, 13, 3),
+            "Z3 {v} is older than 4.13.3"
+        );
+        assert!(
+            v.starts_with("5.3.2"),
+            "expected the provisioned Z3 5.3.2, found {v}"
+        );
     }
 
     #[test]

@@ -31,7 +31,11 @@ pub enum Term {
 
 /// Truncates `v` to `bits` bits.
 pub fn mask(v: u64, bits: u8) -> u64 {
-    if bits >= 64 { v } else { v & ((1u64 << bits) - 1) }
+    if bits >= 64 {
+        v
+    } else {
+        v & ((1u64 << bits) - 1)
+    }
 }
 
 /// Interprets the low `bits` bits of `v` as a signed number.
@@ -230,10 +234,20 @@ mod tests {
         let x = binary(BinOp::Sub, Term::constant(0, u), Term::constant(1, u)).unwrap();
         assert_eq!(x.as_const(), Some(4294967295));
         let i = IntTy::INT;
-        let y = binary(BinOp::Add, Term::constant(i32::MAX as i64, i), Term::constant(1, i));
+        let y = binary(
+            BinOp::Add,
+            Term::constant(i32::MAX as i64, i),
+            Term::constant(1, i),
+        );
         assert_eq!(y.unwrap().as_const(), Some(i32::MIN as i64));
-        assert_eq!(cast(Term::constant(-1, i), IntTy::CHAR).as_const(), Some(-1));
-        assert_eq!(cast(Term::constant(300, i), IntTy::BOOL).as_const(), Some(44));
+        assert_eq!(
+            cast(Term::constant(-1, i), IntTy::CHAR).as_const(),
+            Some(-1)
+        );
+        assert_eq!(
+            cast(Term::constant(300, i), IntTy::BOOL).as_const(),
+            Some(44)
+        );
     }
 
     #[test]

@@ -71,7 +71,13 @@ impl Lowerer<'_> {
     }
 
     /// Binds a global declarator: a typedef, a function, or a variable with its initialiser.
-    fn declare_global(&mut self, r: Declared, specs: &Specs, init: Option<&Node<Initializer>>, line: u32) {
+    fn declare_global(
+        &mut self,
+        r: Declared,
+        specs: &Specs,
+        init: Option<&Node<Initializer>>,
+        line: u32,
+    ) {
         let Some((name, _)) = r.name else { return };
         if specs.typedef {
             self.bind(&name, Symbol::Typedef(r.ty));
@@ -95,7 +101,10 @@ impl Lowerer<'_> {
                 self.vars[v.0 as usize].ty = r.ty;
             }
             let saved = self.fb.take();
-            let lv = Expr { kind: ExprKind::Var(v), ty: self.vars[v.0 as usize].ty.clone() };
+            let lv = Expr {
+                kind: ExprKind::Var(v),
+                ty: self.vars[v.0 as usize].ty.clone(),
+            };
             if let Err(e) = self.initialize(lv, init, line) {
                 self.global_errors.push(e);
             }
@@ -112,7 +121,10 @@ impl Lowerer<'_> {
     /// Makes later uses of a declarator's name report why it could not be lowered.
     fn poison_one(&mut self, d: &Node<Declarator>, e: &super::Unsup) {
         if let Some(name) = declarator_name(d) {
-            let sig = Sig { unsupported: Some(e.msg.clone()), ..Sig::default() };
+            let sig = Sig {
+                unsupported: Some(e.msg.clone()),
+                ..Sig::default()
+            };
             if is_function_declarator(d) {
                 self.declare_function(&name, sig, e.line);
             } else {
@@ -122,7 +134,9 @@ impl Lowerer<'_> {
     }
 
     fn function_definition(&mut self, fd: &Node<FunctionDefinition>) {
-        let Some(name) = declarator_name(&fd.node.declarator) else { return };
+        let Some(name) = declarator_name(&fd.node.declarator) else {
+            return;
+        };
         if super::expr::builtin(&name).is_some() {
             return;
         }
@@ -171,7 +185,9 @@ impl Lowerer<'_> {
     /// Creates and binds the parameter variables of a definition.
     fn bind_params(&mut self, id: FuncId, d: &Node<Declarator>) -> Vec<VarId> {
         let mut out = vec![];
-        let Some(fdecl) = function_declarator(d) else { return out };
+        let Some(fdecl) = function_declarator(d) else {
+            return out;
+        };
         for p in &fdecl.parameters {
             let line = self.line(p.span);
             let ty = match self.param_type(p) {
@@ -182,7 +198,12 @@ impl Lowerer<'_> {
                     Type::Int(IntTy::INT)
                 }
             };
-            let name = p.node.declarator.as_ref().and_then(declarator_name).unwrap_or_default();
+            let name = p
+                .node
+                .declarator
+                .as_ref()
+                .and_then(declarator_name)
+                .unwrap_or_default();
             let v = self.new_var(&name, ty, VarKind::Local(id), line);
             self.functions[id.0 as usize].locals.push(v);
             self.bind(&name, Symbol::Var(v));
@@ -195,7 +216,14 @@ impl Lowerer<'_> {
         self.pop_scope();
         let Some(mut b) = self.fb.take() else { return };
         let (cur, exit) = (b.cur, b.exit);
-        b.cfa.add_edge(cur, exit, Edge { op: Op::Return(None), line });
+        b.cfa.add_edge(
+            cur,
+            exit,
+            Edge {
+                op: Op::Return(None),
+                line,
+            },
+        );
         mark_loop_heads(&mut b.cfa, NodeIndex::new(0));
         let f = &mut self.functions[id.0 as usize];
         f.cfa = b.cfa;
@@ -223,7 +251,9 @@ impl Lowerer<'_> {
                 self.declare_global(r, &specs, None, line);
                 continue;
             }
-            let Some((name, _)) = r.name.clone() else { continue };
+            let Some((name, _)) = r.name.clone() else {
+                continue;
+            };
             if specs.is_static {
                 self.static_local(&name, r, id.node.initializer.as_ref(), line);
                 continue;
@@ -233,7 +263,10 @@ impl Lowerer<'_> {
             let v = self.new_var(&name, ty.clone(), VarKind::Local(f), line);
             self.functions[f.0 as usize].locals.push(v);
             self.bind(&name, Symbol::Var(v));
-            let lv = Expr { kind: ExprKind::Var(v), ty };
+            let lv = Expr {
+                kind: ExprKind::Var(v),
+                ty,
+            };
             match &id.node.initializer {
                 Some(init) => self.initialize(lv, init, line)?,
                 None => self.emit(Op::Havoc(v), line),
@@ -245,20 +278,36 @@ impl Lowerer<'_> {
     /// `int a[] = {1, 2, 3}` gets its size from the initialiser.
     fn complete_array(&self, ty: Type, init: Option<&Node<Initializer>>) -> Type {
         match (ty, init.map(|i| &i.node)) {
-            (Type::Array(t, 0), Some(Initializer::List(items))) => Type::Array(t, items.len() as u32),
+            (Type::Array(t, 0), Some(Initializer::List(items))) => {
+                Type::Array(t, items.len() as u32)
+            }
             (t, _) => t,
         }
     }
 
-    fn static_local(&mut self, name: &str, r: Declared, init: Option<&Node<Initializer>>, line: u32) {
+    fn static_local(
+        &mut self,
+        name: &str,
+        r: Declared,
+        init: Option<&Node<Initializer>>,
+        line: u32,
+    ) {
         let fid = self.b().id;
         let fname = self.functions[fid.0 as usize].name.clone();
-        let v = self.new_var(&format!("{fname}::{name}"), r.ty.clone(), VarKind::Global, line);
+        let v = self.new_var(
+            &format!("{fname}::{name}"),
+            r.ty.clone(),
+            VarKind::Global,
+            line,
+        );
         self.globals.push(v);
         self.bind(name, Symbol::Var(v));
         if let Some(init) = init {
             let saved = self.fb.take();
-            let lv = Expr { kind: ExprKind::Var(v), ty: r.ty };
+            let lv = Expr {
+                kind: ExprKind::Var(v),
+                ty: r.ty,
+            };
             if let Err(e) = self.initialize(lv, init, line) {
                 self.global_errors.push(e);
             }
@@ -283,7 +332,12 @@ impl Lowerer<'_> {
         }
     }
 
-    fn initialize_list(&mut self, lv: Expr, items: &[Node<InitializerListItem>], line: u32) -> Res<()> {
+    fn initialize_list(
+        &mut self,
+        lv: Expr,
+        items: &[Node<InitializerListItem>],
+        line: u32,
+    ) -> Res<()> {
         let mut pos = 0usize;
         for item in items {
             if let Some(d) = item.node.designation.first() {
@@ -309,7 +363,10 @@ impl Lowerer<'_> {
                 .fields
                 .iter()
                 .position(|f| f.name == id.node.name)
-                .map_or_else(|| self.unsup(d.span, format!("no field `{}`", id.node.name)), Ok),
+                .map_or_else(
+                    || self.unsup(d.span, format!("no field `{}`", id.node.name)),
+                    Ok,
+                ),
             (Designator::Index(e), Type::Array(..)) => match self.const_eval(e) {
                 Some(i) if i >= 0 => Ok(i as usize),
                 _ => self.unsup(d.span, "non-constant array designator"),
@@ -328,7 +385,9 @@ impl Lowerer<'_> {
                     ty: f.ty.clone(),
                 })
             }
-            Type::Array(t, n) if (pos as u32) < *n => Some(element(lv, t, pos as u32, self.size_of(t))),
+            Type::Array(t, n) if (pos as u32) < *n => {
+                Some(element(lv, t, pos as u32, self.size_of(t)))
+            }
             _ => None,
         }
     }
@@ -336,8 +395,17 @@ impl Lowerer<'_> {
     /// Assigns zero to every scalar leaf of an aggregate (C's rule for partial initialisers).
     fn zero_fill(&mut self, lv: &Expr, line: u32) {
         if lv.ty.is_scalar() {
-            let zero = Expr { kind: ExprKind::Const(0), ty: lv.ty.clone() };
-            self.emit(Op::Assign { lhs: lv.clone(), rhs: zero }, line);
+            let zero = Expr {
+                kind: ExprKind::Const(0),
+                ty: lv.ty.clone(),
+            };
+            self.emit(
+                Op::Assign {
+                    lhs: lv.clone(),
+                    rhs: zero,
+                },
+                line,
+            );
             return;
         }
         let count = match &lv.ty {
@@ -355,10 +423,19 @@ impl Lowerer<'_> {
 
 /// `lv[i]` for an array lvalue.
 fn element(lv: &Expr, elem: &Type, i: u32, size: u32) -> Expr {
-    let base = Expr { kind: ExprKind::AddrOf(Box::new(lv.clone())), ty: elem.clone().ptr_to() };
+    let base = Expr {
+        kind: ExprKind::AddrOf(Box::new(lv.clone())),
+        ty: elem.clone().ptr_to(),
+    };
     let idx = Expr::int(i64::from(i), IntTy::INT);
-    let p = Expr { kind: ExprKind::PtrAdd(Box::new(base), Box::new(idx), size), ty: elem.clone().ptr_to() };
-    Expr { kind: ExprKind::Deref(Box::new(p)), ty: elem.clone() }
+    let p = Expr {
+        kind: ExprKind::PtrAdd(Box::new(base), Box::new(idx), size),
+        ty: elem.clone().ptr_to(),
+    };
+    Expr {
+        kind: ExprKind::Deref(Box::new(p)),
+        ty: elem.clone(),
+    }
 }
 
 /// The identifier a declarator declares.
@@ -372,10 +449,10 @@ pub(super) fn declarator_name(d: &Node<Declarator>) -> Option<String> {
 
 /// The parameter list of a function declarator (innermost declarator that names the function).
 fn function_declarator(d: &Node<Declarator>) -> Option<&FunctionDeclarator> {
-    if let DeclaratorKind::Declarator(inner) = &d.node.kind.node {
-        if let Some(f) = function_declarator(inner) {
-            return Some(f);
-        }
+    if let DeclaratorKind::Declarator(inner) = &d.node.kind.node
+        && let Some(f) = function_declarator(inner)
+    {
+        return Some(f);
     }
     d.node.derived.iter().find_map(|dd| match &dd.node {
         DerivedDeclarator::Function(f) => Some(&f.node),
@@ -384,6 +461,8 @@ fn function_declarator(d: &Node<Declarator>) -> Option<&FunctionDeclarator> {
 }
 
 fn is_function_declarator(d: &Node<Declarator>) -> bool {
-    matches!(d.node.derived.first().map(|x| &x.node), Some(DerivedDeclarator::Function(_)))
-        || matches!(&d.node.kind.node, DeclaratorKind::Declarator(i) if is_function_declarator(i))
+    matches!(
+        d.node.derived.first().map(|x| &x.node),
+        Some(DerivedDeclarator::Function(_))
+    ) || matches!(&d.node.kind.node, DeclaratorKind::Declarator(i) if is_function_declarator(i))
 }

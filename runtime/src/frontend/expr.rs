@@ -34,7 +34,7 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
 /// The return type of `__VERIFIER_nondet_<suffix>` when the program does not declare it.
 fn nondet_type(name: &str) -> Type {
     let suffix = name.trim_start_matches("__VERIFIER_nondet_");
-    let int = |bits, signed| Type::Int(IntTy { bits, signed });
+    let int = |bits, signed| Type::Int(IntTy::new(bits, signed));
     match suffix {
         "bool" | "_Bool" => Type::Int(IntTy::BOOL),
         "char" => int(8, true),
@@ -78,7 +78,10 @@ impl Lowerer<'_> {
             }
             Expression::AlignOf(a) => {
                 let t = self.type_name(&a.node.0)?;
-                Ok(Expr::int(i64::from(layout::align_of(&self.structs, &t)), IntTy::UINT))
+                Ok(Expr::int(
+                    i64::from(layout::align_of(&self.structs, &t)),
+                    IntTy::UINT,
+                ))
             }
             Expression::UnaryOperator(u) => self.unary(u, line),
             Expression::Cast(c) => {
@@ -118,14 +121,23 @@ impl Lowerer<'_> {
         match self.lookup(name) {
             Some(Symbol::Var(v)) => {
                 let v = *v;
-                Ok(Expr { kind: ExprKind::Var(v), ty: self.vars[v.0 as usize].ty.clone() })
+                Ok(Expr {
+                    kind: ExprKind::Var(v),
+                    ty: self.vars[v.0 as usize].ty.clone(),
+                })
             }
-            Some(Symbol::Func(f)) => Ok(Expr { kind: ExprKind::FuncAddr(*f), ty: Type::Func }),
+            Some(Symbol::Func(f)) => Ok(Expr {
+                kind: ExprKind::FuncAddr(*f),
+                ty: Type::Func,
+            }),
             Some(Symbol::EnumConst(c)) => Ok(Expr::int(*c, IntTy::INT)),
             Some(Symbol::Typedef(_)) => self.unsup(id.span, format!("type `{name}` used as value")),
             Some(Symbol::Poison(why)) => self.unsup(id.span, format!("`{name}`: {why}")),
             None if matches!(name, "__PRETTY_FUNCTION__" | "__func__" | "__FUNCTION__") => {
-                Ok(Expr { kind: ExprKind::Str(name.into()), ty: Type::Int(IntTy::CHAR).ptr_to() })
+                Ok(Expr {
+                    kind: ExprKind::Str(name.into()),
+                    ty: Type::Int(IntTy::CHAR).ptr_to(),
+                })
             }
             None => self.unsup(id.span, format!("undeclared identifier `{name}`")),
         }
@@ -153,7 +165,10 @@ impl Lowerer<'_> {
                 let Some(t) = p.ty.pointee().cloned() else {
                     return self.unsup(m.span, "`->` on a non-pointer");
                 };
-                Expr { kind: ExprKind::Deref(Box::new(p)), ty: t }
+                Expr {
+                    kind: ExprKind::Deref(Box::new(p)),
+                    ty: t,
+                }
             }
         };
         let Type::Struct(s) = base.ty else {
@@ -161,12 +176,18 @@ impl Lowerer<'_> {
         };
         let name = &m.node.identifier.node.name;
         let Some((off, ty)) = self.find_field(s, name) else {
-            return self.unsup(m.span, format!("no field `{name}` in `{}`", self.structs[s.0 as usize].name));
+            return self.unsup(
+                m.span,
+                format!("no field `{name}` in `{}`", self.structs[s.0 as usize].name),
+            );
         };
         if !base.is_lvalue() {
             return self.unsup(m.span, "member of a non-lvalue struct");
         }
-        Ok(Expr { kind: ExprKind::Field(Box::new(base), off, name.clone()), ty })
+        Ok(Expr {
+            kind: ExprKind::Field(Box::new(base), off, name.clone()),
+            ty,
+        })
     }
 
     /// Lowers a call; the result goes to `dest` when given, else to a fresh temporary.
@@ -203,7 +224,14 @@ impl Lowerer<'_> {
             Some(d) => Some(d),
             None => Some(self.temp(Type::Int(IntTy::INT), line)),
         };
-        self.emit(Op::CallPtr { lhs: ret.clone(), target, args }, line);
+        self.emit(
+            Op::CallPtr {
+                lhs: ret.clone(),
+                target,
+                args,
+            },
+            line,
+        );
         Ok(ret.unwrap_or(Expr::int(0, IntTy::INT)))
     }
 
@@ -220,7 +248,10 @@ impl Lowerer<'_> {
         }
         let name = self.functions[f.0 as usize].name.clone();
         if !sig.variadic && sig.params.len() != c.node.arguments.len() {
-            return self.unsup(c.span, format!("call to `{name}` with the wrong number of arguments"));
+            return self.unsup(
+                c.span,
+                format!("call to `{name}` with the wrong number of arguments"),
+            );
         }
         let mut args = vec![];
         for (i, a) in c.node.arguments.iter().enumerate() {
@@ -232,7 +263,14 @@ impl Lowerer<'_> {
         }
         let ret = sig.ret.unwrap_or(Type::Int(IntTy::INT));
         let lhs = self.result_slot(&ret, dest, line);
-        self.emit(Op::Call { lhs: lhs.clone(), callee: Callee::Func(f), args }, line);
+        self.emit(
+            Op::Call {
+                lhs: lhs.clone(),
+                callee: Callee::Func(f),
+                args,
+            },
+            line,
+        );
         Ok(lhs.unwrap_or(Expr::int(0, IntTy::INT)))
     }
 
@@ -274,8 +312,18 @@ impl Lowerer<'_> {
         };
         let args = self.builtin_args(b, args, c.span)?;
         let lhs = self.result_slot(&ret, dest, line);
-        self.emit(Op::Call { lhs: lhs.clone(), callee: Callee::Builtin(b), args }, line);
-        Ok(lhs.unwrap_or(Expr { kind: ExprKind::Const(0), ty: Type::Void }))
+        self.emit(
+            Op::Call {
+                lhs: lhs.clone(),
+                callee: Callee::Builtin(b),
+                args,
+            },
+            line,
+        );
+        Ok(lhs.unwrap_or(Expr {
+            kind: ExprKind::Const(0),
+            ty: Type::Void,
+        }))
     }
 
     /// Checks and converts the arguments of a builtin.
@@ -313,8 +361,14 @@ impl Lowerer<'_> {
             UnaryOperator::Address => {
                 let x = self.expr(&u.node.operand)?;
                 match x.kind {
-                    ExprKind::FuncAddr(_) => Ok(Expr { ty: Type::Func.ptr_to(), ..x }),
-                    _ if x.is_lvalue() => Ok(Expr { ty: x.ty.clone().ptr_to(), kind: ExprKind::AddrOf(Box::new(x)) }),
+                    ExprKind::FuncAddr(_) => Ok(Expr {
+                        ty: Type::Func.ptr_to(),
+                        ..x
+                    }),
+                    _ if x.is_lvalue() => Ok(Expr {
+                        ty: x.ty.clone().ptr_to(),
+                        kind: ExprKind::AddrOf(Box::new(x)),
+                    }),
                     _ => self.unsup(span, "address of a non-lvalue"),
                 }
             }
@@ -323,7 +377,10 @@ impl Lowerer<'_> {
                 match p.ty.pointee().cloned() {
                     Some(Type::Func) => Ok(p),
                     Some(Type::Void) => self.unsup(span, "dereference of `void *`"),
-                    Some(t) => Ok(Expr { kind: ExprKind::Deref(Box::new(p)), ty: t }),
+                    Some(t) => Ok(Expr {
+                        kind: ExprKind::Deref(Box::new(p)),
+                        ty: t,
+                    }),
                     None => self.unsup(span, "dereference of a non-pointer"),
                 }
             }
@@ -334,8 +391,15 @@ impl Lowerer<'_> {
             UnaryOperator::Minus | UnaryOperator::Complement => {
                 let v = self.rvalue(&u.node.operand)?;
                 let v = self.arith_operand(v, span)?;
-                let op = if u.node.operator.node == UnaryOperator::Minus { UnOp::Neg } else { UnOp::Not };
-                Ok(Expr { ty: v.ty.clone(), kind: ExprKind::Unary(op, Box::new(v)) })
+                let op = if u.node.operator.node == UnaryOperator::Minus {
+                    UnOp::Neg
+                } else {
+                    UnOp::Not
+                };
+                Ok(Expr {
+                    ty: v.ty.clone(),
+                    kind: ExprKind::Unary(op, Box::new(v)),
+                })
             }
             UnaryOperator::Negate => {
                 let v = self.rvalue(&u.node.operand)?;
@@ -355,7 +419,11 @@ impl Lowerer<'_> {
 
     /// A scalar (integer or pointer) value, for conditions.
     pub(super) fn scalar(&self, v: Expr, span: Span) -> Res<Expr> {
-        if v.ty.is_scalar() { Ok(v) } else { self.unsup(span, "a non-scalar used as a condition") }
+        if v.ty.is_scalar() {
+            Ok(v)
+        } else {
+            self.unsup(span, "a non-scalar used as a condition")
+        }
     }
 
     fn increment(&mut self, e: &Node<Expression>, delta: i64, post: bool, line: u32) -> Res<Expr> {
@@ -365,7 +433,13 @@ impl Lowerer<'_> {
         }
         let old = if post {
             let t = self.temp(lv.ty.clone(), line);
-            self.emit(Op::Assign { lhs: t.clone(), rhs: lv.clone() }, line);
+            self.emit(
+                Op::Assign {
+                    lhs: t.clone(),
+                    rhs: lv.clone(),
+                },
+                line,
+            );
             Some(t)
         } else {
             None
@@ -373,7 +447,13 @@ impl Lowerer<'_> {
         let one = Expr::int(delta, IntTy::INT);
         let new = self.add(lv.clone(), one, e.span)?;
         let new = self.convert(new, &lv.ty, e.span)?;
-        self.emit(Op::Assign { lhs: lv.clone(), rhs: new }, line);
+        self.emit(
+            Op::Assign {
+                lhs: lv.clone(),
+                rhs: new,
+            },
+            line,
+        );
         Ok(old.unwrap_or(lv))
     }
 
@@ -389,7 +469,10 @@ impl Lowerer<'_> {
     fn sub(&self, a: Expr, b: Expr, span: Span) -> Res<Expr> {
         match (&a.ty, &b.ty) {
             (Type::Ptr(t), Type::Int(_)) => {
-                let nb = Expr { ty: b.ty.clone(), kind: ExprKind::Unary(UnOp::Neg, Box::new(b)) };
+                let nb = Expr {
+                    ty: b.ty.clone(),
+                    kind: ExprKind::Unary(UnOp::Neg, Box::new(b)),
+                };
                 Ok(ptr_add(a.clone(), nb, self.size_of(t)))
             }
             (Type::Ptr(t), Type::Ptr(_)) => Ok(Expr {
@@ -411,7 +494,10 @@ impl Lowerer<'_> {
         };
         let ty = Type::Int(t);
         let (a, b) = (cast(a, ty.clone()), cast(b, ty.clone()));
-        Ok(Expr { ty, kind: ExprKind::Binary(op, Box::new(a), Box::new(b)) })
+        Ok(Expr {
+            ty,
+            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+        })
     }
 
     fn relation(&self, op: CmpOp, a: Expr, b: Expr, span: Span) -> Res<Expr> {
@@ -434,9 +520,16 @@ impl Lowerer<'_> {
         match op {
             B::Assign => return self.assign(&b.node.lhs, &b.node.rhs, line),
             B::LogicalAnd | B::LogicalOr => return self.logical_value(b, line),
-            B::AssignMultiply | B::AssignDivide | B::AssignModulo | B::AssignPlus
-            | B::AssignMinus | B::AssignShiftLeft | B::AssignShiftRight
-            | B::AssignBitwiseAnd | B::AssignBitwiseXor | B::AssignBitwiseOr => {
+            B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr => {
                 return self.compound_assign(b, line);
             }
             _ => {}
@@ -452,7 +545,10 @@ impl Lowerer<'_> {
             B::Index => {
                 let p = self.add(l, r, span)?;
                 match p.ty.pointee().cloned() {
-                    Some(t) => Ok(Expr { kind: ExprKind::Deref(Box::new(p)), ty: t }),
+                    Some(t) => Ok(Expr {
+                        kind: ExprKind::Deref(Box::new(p)),
+                        ty: t,
+                    }),
                     None => self.unsup(span, "subscript of a non-pointer"),
                 }
             }
@@ -498,7 +594,13 @@ impl Lowerer<'_> {
         }
         let v = self.rvalue(rhs)?;
         let v = self.convert(v, &lv.ty, rhs.span)?;
-        self.emit(Op::Assign { lhs: lv.clone(), rhs: v }, line);
+        self.emit(
+            Op::Assign {
+                lhs: lv.clone(),
+                rhs: v,
+            },
+            line,
+        );
         Ok(lv)
     }
 
@@ -510,7 +612,13 @@ impl Lowerer<'_> {
         let r = self.rvalue(&b.node.rhs)?;
         let v = self.binary_values(&b.node.operator.node, lv.clone(), r, b.span)?;
         let v = self.convert(v, &lv.ty, b.span)?;
-        self.emit(Op::Assign { lhs: lv.clone(), rhs: v }, line);
+        self.emit(
+            Op::Assign {
+                lhs: lv.clone(),
+                rhs: v,
+            },
+            line,
+        );
         Ok(lv)
     }
 
@@ -518,11 +626,20 @@ impl Lowerer<'_> {
     fn logical_value(&mut self, b: &Node<BinaryOperatorExpression>, line: u32) -> Res<Expr> {
         let t = self.temp(Type::Int(IntTy::INT), line);
         let (yes, no, join) = (self.new_node(), self.new_node(), self.new_node());
-        let whole = Node { node: Expression::BinaryOperator(Box::new(b.clone())), span: b.span };
+        let whole = Node {
+            node: Expression::BinaryOperator(Box::new(b.clone())),
+            span: b.span,
+        };
         self.cond(&whole, yes, no)?;
         for (n, v) in [(yes, 1), (no, 0)] {
             self.set_cur(n);
-            self.emit(Op::Assign { lhs: t.clone(), rhs: Expr::int(v, IntTy::INT) }, line);
+            self.emit(
+                Op::Assign {
+                    lhs: t.clone(),
+                    rhs: Expr::int(v, IntTy::INT),
+                },
+                line,
+            );
             self.jump(join, line);
         }
         self.set_cur(join);
@@ -550,15 +667,30 @@ impl Lowerer<'_> {
             self.set_cur(a_end);
             self.jump(join, line);
             self.set_cur(join);
-            return Ok(Expr { kind: ExprKind::Const(0), ty });
+            return Ok(Expr {
+                kind: ExprKind::Const(0),
+                ty,
+            });
         }
         let t = self.temp(ty.clone(), line);
         let b = self.convert(b, &ty, span)?;
-        self.emit(Op::Assign { lhs: t.clone(), rhs: b }, line);
+        self.emit(
+            Op::Assign {
+                lhs: t.clone(),
+                rhs: b,
+            },
+            line,
+        );
         self.jump(join, line);
         self.set_cur(a_end);
         let a = self.convert(a, &ty, span)?;
-        self.emit(Op::Assign { lhs: t.clone(), rhs: a }, line);
+        self.emit(
+            Op::Assign {
+                lhs: t.clone(),
+                rhs: a,
+            },
+            line,
+        );
         self.jump(join, line);
         self.set_cur(join);
         Ok(t)
@@ -569,7 +701,10 @@ impl Lowerer<'_> {
             return self.unsup(s.span, "statement expression without a block");
         };
         self.push_scope();
-        let mut value = Expr { kind: ExprKind::Const(0), ty: Type::Void };
+        let mut value = Expr {
+            kind: ExprKind::Const(0),
+            ty: Type::Void,
+        };
         for (i, item) in items.iter().enumerate() {
             let last = i + 1 == items.len();
             match &item.node {
@@ -598,7 +733,9 @@ impl Lowerer<'_> {
             }
         }
         for id in names {
-            let Type::Struct(s) = ty else { return self.unsup(id.span, "offsetof on a non-struct") };
+            let Type::Struct(s) = ty else {
+                return self.unsup(id.span, "offsetof on a non-struct");
+            };
             let Some((o2, t)) = self.find_field(s, &id.node.name) else {
                 return self.unsup(id.span, format!("no field `{}`", id.node.name));
             };
@@ -614,7 +751,10 @@ impl Lowerer<'_> {
             return Ok(v);
         }
         match (&v.ty, to) {
-            (_, Type::Void) => Ok(Expr { ty: Type::Void, ..v }),
+            (_, Type::Void) => Ok(Expr {
+                ty: Type::Void,
+                ..v
+            }),
             (Type::Int(_), Type::Int(t)) if *t == IntTy::BOOL => {
                 let nz = compare(CmpOp::Ne, v.clone(), zero_like(&v));
                 Ok(cast(nz, to.clone()))
@@ -627,7 +767,10 @@ impl Lowerer<'_> {
             (Type::Ptr(_), Type::Ptr(_)) | (Type::Int(_), Type::Ptr(_)) => Ok(cast(v, to.clone())),
             (Type::Ptr(_), Type::Int(_)) => Ok(cast(v, to.clone())),
             (Type::Struct(a), Type::Struct(b)) if a == b => Ok(v),
-            (Type::Func, Type::Ptr(_)) => Ok(Expr { ty: to.clone(), ..v }),
+            (Type::Func, Type::Ptr(_)) => Ok(Expr {
+                ty: to.clone(),
+                ..v
+            }),
             _ => self.unsup(span, format!("conversion from {:?} to {:?}", v.ty, to)),
         }
     }
@@ -659,8 +802,24 @@ impl Lowerer<'_> {
                     Some(true) => self.add_edge(from, yes, Op::Skip, line),
                     Some(false) => self.add_edge(from, no, Op::Skip, line),
                     None => {
-                        self.add_edge(from, yes, Op::Assume { cond: v.clone(), positive: true }, line);
-                        self.add_edge(from, no, Op::Assume { cond: v, positive: false }, line);
+                        self.add_edge(
+                            from,
+                            yes,
+                            Op::Assume {
+                                cond: v.clone(),
+                                positive: true,
+                            },
+                            line,
+                        );
+                        self.add_edge(
+                            from,
+                            no,
+                            Op::Assume {
+                                cond: v,
+                                positive: false,
+                            },
+                            line,
+                        );
                     }
                 }
                 let dead = self.new_node();
@@ -686,7 +845,10 @@ impl Lowerer<'_> {
 }
 
 /// A call on the right of an assignment whose result can be stored straight into the target.
-fn direct_call_target<'a>(rhs: &'a Node<Expression>, target: &Type) -> Option<&'a Node<CallExpression>> {
+fn direct_call_target<'a>(
+    rhs: &'a Node<Expression>,
+    target: &Type,
+) -> Option<&'a Node<CallExpression>> {
     match &rhs.node {
         Expression::Call(c) if target.is_scalar() => Some(c),
         Expression::Cast(c) if matches!(target, Type::Ptr(_)) => match &c.node.expression.node {
@@ -702,9 +864,15 @@ pub(super) fn decay(x: Expr) -> Expr {
     match (&x.ty, &x.kind) {
         (Type::Array(t, _), _) if x.is_lvalue() => {
             let ty = (**t).clone().ptr_to();
-            Expr { kind: ExprKind::AddrOf(Box::new(x)), ty }
+            Expr {
+                kind: ExprKind::AddrOf(Box::new(x)),
+                ty,
+            }
         }
-        (Type::Func, ExprKind::FuncAddr(_)) => Expr { ty: Type::Func.ptr_to(), ..x },
+        (Type::Func, ExprKind::FuncAddr(_)) => Expr {
+            ty: Type::Func.ptr_to(),
+            ..x
+        },
         _ => x,
     }
 }
@@ -715,26 +883,48 @@ fn cast(v: Expr, to: Type) -> Expr {
     }
     if let (ExprKind::Const(c), Type::Int(t)) = (&v.kind, &to) {
         let bits = crate::term::mask(*c as u64, t.bits);
-        let val = if t.signed { crate::term::sign_extend(bits, t.bits) } else { bits as i64 };
-        return Expr { kind: ExprKind::Const(val), ty: to };
+        let val = if t.signed {
+            crate::term::sign_extend(bits, t.bits)
+        } else {
+            bits as i64
+        };
+        return Expr {
+            kind: ExprKind::Const(val),
+            ty: to,
+        };
     }
     if let (ExprKind::Const(c), Type::Ptr(_)) = (&v.kind, &to) {
-        return Expr { kind: ExprKind::Const(*c), ty: to };
+        return Expr {
+            kind: ExprKind::Const(*c),
+            ty: to,
+        };
     }
-    Expr { kind: ExprKind::Cast(Box::new(v)), ty: to }
+    Expr {
+        kind: ExprKind::Cast(Box::new(v)),
+        ty: to,
+    }
 }
 
 fn compare(op: CmpOp, a: Expr, b: Expr) -> Expr {
-    Expr { kind: ExprKind::Cmp(op, Box::new(a), Box::new(b)), ty: Type::Int(IntTy::INT) }
+    Expr {
+        kind: ExprKind::Cmp(op, Box::new(a), Box::new(b)),
+        ty: Type::Int(IntTy::INT),
+    }
 }
 
 fn zero_like(v: &Expr) -> Expr {
-    Expr { kind: ExprKind::Const(0), ty: v.ty.clone() }
+    Expr {
+        kind: ExprKind::Const(0),
+        ty: v.ty.clone(),
+    }
 }
 
 fn ptr_add(p: Expr, i: Expr, size: u32) -> Expr {
     let ty = p.ty.clone();
-    Expr { kind: ExprKind::PtrAdd(Box::new(p), Box::new(i), size), ty }
+    Expr {
+        kind: ExprKind::PtrAdd(Box::new(p), Box::new(i), size),
+        ty,
+    }
 }
 
 fn const_truth(v: &Expr) -> Option<bool> {
@@ -748,7 +938,9 @@ fn fold(v: &Expr) -> Option<i64> {
 
 fn to_term(v: &Expr) -> Option<crate::term::TermRef> {
     use crate::term;
-    let ity = v.ty.as_int().or(matches!(v.ty, Type::Ptr(_)).then_some(IntTy::UINT))?;
+    let ity =
+        v.ty.as_int()
+            .or(matches!(v.ty, Type::Ptr(_)).then_some(IntTy::UINT))?;
     Some(match &v.kind {
         ExprKind::Const(c) => term::Term::constant(*c, ity),
         ExprKind::Unary(op, a) => term::unary(*op, to_term(a)?),
@@ -768,7 +960,11 @@ fn int_constant(i: &Integer) -> Option<Expr> {
         IntegerBase::Binary => 2,
     };
     let digits = i.number.trim_start_matches("0x").trim_start_matches("0X");
-    let digits = if radix == 2 { digits.trim_start_matches("0b").trim_start_matches("0B") } else { digits };
+    let digits = if radix == 2 {
+        digits.trim_start_matches("0b").trim_start_matches("0B")
+    } else {
+        digits
+    };
     let v = u64::from_str_radix(if digits.is_empty() { "0" } else { digits }, radix).ok()?;
     let long64 = matches!(i.suffix.size, IntegerSize::LongLong);
     let fits32s = v <= i32::MAX as u64;
@@ -778,9 +974,9 @@ fn int_constant(i: &Integer) -> Option<Expr> {
         (false, false) if fits32s => IntTy::INT,
         (false, false) if fits32u && !decimal => IntTy::UINT,
         (true, false) if fits32u => IntTy::UINT,
-        (true, _) => IntTy { bits: 64, signed: false },
+        (true, _) => IntTy::new(64, false),
         (false, _) if v <= i64::MAX as u64 => IntTy::LLONG,
-        _ => IntTy { bits: 64, signed: false },
+        _ => IntTy::new(64, false),
     };
     Some(Expr::int(v as i64, ty))
 }

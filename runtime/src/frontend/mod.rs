@@ -173,7 +173,10 @@ impl<'s> Lowerer<'s> {
     }
 
     fn unsup<T>(&self, span: lang_c::span::Span, msg: impl Into<String>) -> Res<T> {
-        Err(Unsup { msg: msg.into(), line: self.line(span) })
+        Err(Unsup {
+            msg: msg.into(),
+            line: self.line(span),
+        })
     }
 
     /// The builder of the function being lowered (the global initialiser outside functions).
@@ -238,7 +241,12 @@ impl<'s> Lowerer<'s> {
 
     fn new_var(&mut self, name: &str, ty: Type, kind: VarKind, line: u32) -> VarId {
         let id = VarId(self.vars.len() as u32);
-        self.vars.push(VarInfo { name: name.to_string(), ty, kind, line });
+        self.vars.push(VarInfo {
+            name: name.to_string(),
+            ty,
+            kind,
+            line,
+        });
         id
     }
 
@@ -258,7 +266,10 @@ impl<'s> Lowerer<'s> {
                 v
             }
         };
-        Expr { kind: ExprKind::Var(v), ty }
+        Expr {
+            kind: ExprKind::Var(v),
+            ty,
+        }
     }
 
     fn finish(mut self) -> Result<Program, FrontendError> {
@@ -290,10 +301,24 @@ impl<'s> Lowerer<'s> {
         }
         let line = self.functions[main.0 as usize].line;
         let args = self.main_args(main);
-        self.emit(Op::Call { lhs: None, callee: Callee::Func(main), args }, line);
+        self.emit(
+            Op::Call {
+                lhs: None,
+                callee: Callee::Func(main),
+                args,
+            },
+            line,
+        );
         let exit = self.init.exit;
         let cur = self.init.cur;
-        self.init.cfa.add_edge(cur, exit, Edge { op: Op::Return(None), line });
+        self.init.cfa.add_edge(
+            cur,
+            exit,
+            Edge {
+                op: Op::Return(None),
+                line,
+            },
+        );
         let f = &mut self.functions[0];
         f.cfa = std::mem::take(&mut self.init.cfa);
         f.entry = NodeIndex::new(0);
@@ -307,7 +332,10 @@ impl<'s> Lowerer<'s> {
         self.sigs[main.0 as usize]
             .params
             .iter()
-            .map(|t| Expr { kind: ExprKind::Const(i64::from(t.as_int().is_some())), ty: t.clone() })
+            .map(|t| Expr {
+                kind: ExprKind::Const(i64::from(t.as_int().is_some())),
+                ty: t.clone(),
+            })
             .collect()
     }
 }

@@ -57,7 +57,12 @@ impl Source {
                 None => line += 1,
             }
         }
-        Source { text, starts, origin, files }
+        Source {
+            text,
+            starts,
+            origin,
+            files,
+        }
     }
 
     /// The line in the original file for a byte offset of the preprocessed text.
@@ -117,7 +122,10 @@ fn preprocess(path: &Path) -> Result<String, ReadError> {
         .map_err(|e| ReadError(format!("cannot run the C preprocessor `{cc}`: {e}")))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        return Err(ReadError(format!("preprocessing {} failed:\n{err}", path.display())));
+        return Err(ReadError(format!(
+            "preprocessing {} failed:\n{err}",
+            path.display()
+        )));
     }
     String::from_utf8(out.stdout).map_err(|_| ReadError("preprocessed text is not UTF-8".into()))
 }

@@ -132,8 +132,12 @@ impl Lowerer<'_> {
             }
             ForInitializer::Declaration(d) => self.local_declaration(d),
         }
-        let (head, inside, step, exit) =
-            (self.new_node(), self.new_node(), self.new_node(), self.new_node());
+        let (head, inside, step, exit) = (
+            self.new_node(),
+            self.new_node(),
+            self.new_node(),
+            self.new_node(),
+        );
         self.jump(head, line);
         self.set_cur(head);
         match &f.node.condition {
@@ -187,11 +191,19 @@ impl Lowerer<'_> {
     fn switch(&mut self, sw: &Node<SwitchStatement>) -> Res<()> {
         let line = self.line(sw.span);
         let v = self.rvalue(&sw.node.expression)?;
-        let Some(t) = v.ty.as_int() else { return self.unsup(sw.span, "switch on a non-integer") };
+        let Some(t) = v.ty.as_int() else {
+            return self.unsup(sw.span, "switch on a non-integer");
+        };
         let ty = Type::Int(super::types::promote(t));
         let tmp = self.temp(ty.clone(), line);
         let v = self.convert(v, &ty, sw.span)?;
-        self.emit(Op::Assign { lhs: tmp.clone(), rhs: v }, line);
+        self.emit(
+            Op::Assign {
+                lhs: tmp.clone(),
+                rhs: v,
+            },
+            line,
+        );
         let dispatch = self.cur();
         let exit = self.new_node();
         let body_start = self.new_node();
@@ -208,20 +220,46 @@ impl Lowerer<'_> {
     }
 
     /// The chain of tests `tmp == c` that enters the case bodies.
-    fn dispatch(&mut self, from: NodeIndex, tmp: &Expr, ctx: SwitchCtx, exit: NodeIndex, line: u32) {
+    fn dispatch(
+        &mut self,
+        from: NodeIndex,
+        tmp: &Expr,
+        ctx: SwitchCtx,
+        exit: NodeIndex,
+        line: u32,
+    ) {
         let mut at = from;
         for (c, target) in ctx.cases {
             let test = Expr {
                 kind: ExprKind::Cmp(
                     CmpOp::Eq,
                     Box::new(tmp.clone()),
-                    Box::new(Expr { kind: ExprKind::Const(c), ty: tmp.ty.clone() }),
+                    Box::new(Expr {
+                        kind: ExprKind::Const(c),
+                        ty: tmp.ty.clone(),
+                    }),
                 ),
                 ty: Type::Int(IntTy::INT),
             };
             let next = self.new_node();
-            self.add_edge(at, target, Op::Assume { cond: test.clone(), positive: true }, line);
-            self.add_edge(at, next, Op::Assume { cond: test, positive: false }, line);
+            self.add_edge(
+                at,
+                target,
+                Op::Assume {
+                    cond: test.clone(),
+                    positive: true,
+                },
+                line,
+            );
+            self.add_edge(
+                at,
+                next,
+                Op::Assume {
+                    cond: test,
+                    positive: false,
+                },
+                line,
+            );
             at = next;
         }
         self.add_edge(at, ctx.default.unwrap_or(exit), Op::Skip, line);
@@ -232,7 +270,11 @@ impl Lowerer<'_> {
         let value = match e {
             Some(e) => {
                 let v = self.rvalue(e)?;
-                if ret == Type::Void { None } else { Some(self.convert(v, &ret, e.span)?) }
+                if ret == Type::Void {
+                    None
+                } else {
+                    Some(self.convert(v, &ret, e.span)?)
+                }
             }
             None => None,
         };

@@ -90,7 +90,7 @@ impl Lowerer<'_> {
             32
         };
         let _ = (signed, span);
-        Ok(Type::Int(IntTy { bits, signed: !unsigned }))
+        Ok(Type::Int(IntTy::new(bits, !unsigned)))
     }
 
     fn typedef_type(&self, id: &Node<Identifier>) -> Res<Type> {
@@ -145,10 +145,16 @@ impl Lowerer<'_> {
             }
         }
         match &d.node.kind.node {
-            DeclaratorKind::Abstract => Ok(Declared { name: None, ty, sig }),
-            DeclaratorKind::Identifier(id) => {
-                Ok(Declared { name: Some((id.node.name.clone(), id.span)), ty, sig })
-            }
+            DeclaratorKind::Abstract => Ok(Declared {
+                name: None,
+                ty,
+                sig,
+            }),
+            DeclaratorKind::Identifier(id) => Ok(Declared {
+                name: Some((id.node.name.clone(), id.span)),
+                ty,
+                sig,
+            }),
             DeclaratorKind::Declarator(inner) => {
                 let mut r = self.declarator(ty, inner)?;
                 if r.sig.is_none() && !matches!(r.ty, Type::Ptr(_)) {
@@ -209,7 +215,9 @@ impl Lowerer<'_> {
         let is_union = matches!(st.node.kind.node, StructKind::Union);
         let name = st.node.identifier.as_ref().map(|i| i.node.name.clone());
         let id = match (&name, &st.node.declarations) {
-            (Some(n), None) => self.tag_lookup(n).unwrap_or_else(|| self.new_tag(n, is_union)),
+            (Some(n), None) => self
+                .tag_lookup(n)
+                .unwrap_or_else(|| self.new_tag(n, is_union)),
             (Some(n), Some(_)) => match self.tags.last().and_then(|t| t.get(n)) {
                 Some(id) if !self.structs[id.0 as usize].complete => *id,
                 _ => self.new_tag(n, is_union),
@@ -246,7 +254,9 @@ impl Lowerer<'_> {
     fn struct_body(&mut self, id: StructId, decls: &[Node<StructDeclaration>]) -> Res<()> {
         let mut fields = vec![];
         for d in decls {
-            let StructDeclaration::Field(f) = &d.node else { continue };
+            let StructDeclaration::Field(f) = &d.node else {
+                continue;
+            };
             let specs = Specs::of_quals(&f.node.specifiers);
             let base = self.base_type(&specs, f.span)?;
             if f.node.declarators.is_empty() {
@@ -280,8 +290,16 @@ impl Lowerer<'_> {
             let at = if is_union { 0 } else { off.div_ceil(a) * a };
             off = at + s;
             size = size.max(off);
-            let name = if bitfield { format!("{name}:bitfield") } else { name };
-            out.push(Field { name, ty, offset: at });
+            let name = if bitfield {
+                format!("{name}:bitfield")
+            } else {
+                name
+            };
+            out.push(Field {
+                name,
+                ty,
+                offset: at,
+            });
         }
         let def = &mut self.structs[id.0 as usize];
         def.fields = out;
@@ -311,12 +329,11 @@ impl Lowerer<'_> {
             if f.name == name {
                 return Some((f.offset, f.ty.clone()));
             }
-            if f.name.starts_with("<anon") {
-                if let Type::Struct(inner) = f.ty {
-                    if let Some((o, t)) = self.find_field(inner, name) {
-                        return Some((f.offset + o, t));
-                    }
-                }
+            if f.name.starts_with("<anon")
+                && let Type::Struct(inner) = f.ty
+                && let Some((o, t)) = self.find_field(inner, name)
+            {
+                return Some((f.offset + o, t));
             }
         }
         None
@@ -343,7 +360,11 @@ pub(super) fn usual(a: IntTy, b: IntTy) -> IntTy {
         return if a.bits >= b.bits { a } else { b };
     }
     let (u, s) = if a.signed { (b, a) } else { (a, b) };
-    if u.bits >= s.bits { IntTy { bits: u.bits, signed: false } } else { s }
+    if u.bits >= s.bits {
+        IntTy::new(u.bits, false)
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]

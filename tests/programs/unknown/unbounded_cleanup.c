@@ -1,7 +1,7 @@
 // check: valid-memcleanup
 // expect: UNKNOWN
 // expect-reason: bound
-// Why: pushes an unbounded nondeterministic number of nodes onto a global list and frees all of them before returning (free loop on line 30); correct, but not provable by bounded exploration.
+// Why: pushes an unbounded nondeterministic number of nodes onto a global list (stopping early if malloc fails) and frees all of them before returning (free loop on line 32); correct, but not provable by bounded exploration.
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -13,18 +13,20 @@ struct node {
 
 struct node *g_list = NULL;
 
-static void push(int v) {
+static int push(int v) {
   struct node *n = malloc(sizeof(struct node));
   if (!n)
-    abort();
+    return 0;
   n->v = v;
   n->next = g_list;
   g_list = n;
+  return 1;
 }
 
 int main(void) {
   while (__VERIFIER_nondet_int())
-    push(__VERIFIER_nondet_int());
+    if (!push(__VERIFIER_nondet_int()))
+      break; /* out of memory: the nodes pushed so far are freed below */
 
   struct node *p = g_list;
   while (p != NULL) { /* OK: frees every node */

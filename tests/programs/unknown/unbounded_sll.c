@@ -24,10 +24,12 @@ int main(void) {
     head = p;
   }
 
+  int found = 0;
   while (head != NULL) {
     p = head->next;
+    found |= head->data == 42;
     free(head);
     head = p;
   }
-  return 0;
+  return found;
 }

@@ -1,6 +1,6 @@
 // check: valid-memsafety
 // expect: FALSE(valid-deref)
-// Why: the build loop is unbounded, but the free loop reads head->next after free(head) (line 28), a use after free reachable with a single node.
+// Why: the build loop is unbounded, but the free loop reads head->data after free(head) (line 30), a use after free reachable with a single node (the next link was saved, so nothing is lost first).
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -23,9 +23,12 @@ int main(void) {
     head = p;
   }
 
+  int found = 0;
   while (head != NULL) {
+    p = head->next;
     free(head);
-    head = head->next; /* BUG: use after free */
+    found |= head->data == 42; /* BUG: use after free */
+    head = p;
   }
-  return 0;
+  return found;
 }

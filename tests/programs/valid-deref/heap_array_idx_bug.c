@@ -1,10 +1,9 @@
 // check: valid-memsafety
 // expect: FALSE(valid-deref)
-// Why: the assumption allows idx == 4 (line 24), so b->data[idx] = 7 writes one int past the end of the 4-int heap block.
+// Why: the fill loop runs while i <= b->len (line 24), so with step 1 or 2 it writes b->data[4], one int past the end of the 4-int heap block.
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
-extern void __VERIFIER_assume(int cond);
 
 struct buf {
   int len;
@@ -20,15 +19,15 @@ int main(void) {
   if (!b->data)
     abort();
 
-  int idx = __VERIFIER_nondet_int();
-  __VERIFIER_assume(idx >= 0 && idx <= b->len); /* BUG: allows idx == 4 */
-  b->data[idx] = 7;
-
   int i, s = 0;
+  int step = __VERIFIER_nondet_int() ? 1 : 2;
+  for (i = 0; i <= b->len; i += step) /* BUG: off by one, also writes b->data[4] */
+    b->data[i] = i + 1;
+
   for (i = 0; i < b->len; i++)
     s += b->data[i];
 
   free(b->data);
   free(b);
-  return s == 7 ? 0 : 1;
+  return (s == 10 || s == 4) ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 // check: valid-memsafety
 // expect: TRUE
-// Why: pushes 3 nodes through a pointer to the head and frees the list, reading each next link before freeing the node (line 25).
+// Why: pushes 3 nodes through a pointer to the head and frees the list, saving the next link and reading each node's data before freeing it (line 27).
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -19,13 +19,16 @@ void push(struct node **head, int v) {
   *head = n;
 }
 
-void free_all(struct node *p) {
+int free_all(struct node *p) {
   struct node *next;
+  int positive = 0;
   while (p != NULL) {
-    next = p->next; /* OK: link read before the node is freed */
+    next = p->next;
+    positive += p->data > 0; /* OK: read before the node is freed */
     free(p);
     p = next;
   }
+  return positive;
 }
 
 int main(void) {
@@ -33,6 +36,5 @@ int main(void) {
   int i;
   for (i = 0; i < 3; i++)
     push(&list, __VERIFIER_nondet_int());
-  free_all(list);
-  return 0;
+  return free_all(list) == 3;
 }

@@ -1,6 +1,6 @@
 // check: valid-memsafety
 // expect: FALSE(valid-deref)
-// Why: free_all() reads p->next after free(p) (line 26), a use after free on the first node.
+// Why: free_all() reads p->data after free(p) (line 28), a use after free on the first node; the next link was saved, so no other block is lost first.
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -19,13 +19,16 @@ void push(struct node **head, int v) {
   *head = n;
 }
 
-void free_all(struct node *p) {
+int free_all(struct node *p) {
   struct node *next;
+  int positive = 0;
   while (p != NULL) {
+    next = p->next;
     free(p);
-    next = p->next; /* BUG: use after free */
+    positive += p->data > 0; /* BUG: use after free */
     p = next;
   }
+  return positive;
 }
 
 int main(void) {
@@ -33,6 +36,5 @@ int main(void) {
   int i;
   for (i = 0; i < 3; i++)
     push(&list, __VERIFIER_nondet_int());
-  free_all(list);
-  return 0;
+  return free_all(list) == 3;
 }

@@ -1,6 +1,6 @@
 // check: valid-memcleanup
 // expect: TRUE
-// Why: when the nondeterministic third value is 13 the program calls abort() with the buffer still allocated (line 17), which ends the run without a memcleanup obligation; the normal path frees the buffer.
+// Why: when the nondeterministic third value is 13 the program frees the buffer (line 17) before calling abort(), because abort() ends the program and memory still allocated then violates memcleanup; the normal path frees the buffer before returning.
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -13,8 +13,10 @@ int main(void) {
   for (i = 0; i < 4; i++)
     buf[i] = __VERIFIER_nondet_int();
 
-  if (buf[2] == 13)
-    abort(); /* OK: abnormal termination, no cleanup required */
+  if (buf[2] == 13) {
+    free(buf); /* OK: release buf before the abnormal termination */
+    abort();
+  }
 
   free(buf);
   return 0;

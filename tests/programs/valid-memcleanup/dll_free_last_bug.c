@@ -21,7 +21,7 @@ int main(void) {
   for (i = 0; i < n; i++) {
     DNode *d = calloc(1, sizeof(DNode));
     if (d == NULL)
-      abort();
+      break; /* out of memory: the nodes allocated so far are freed below */
     d->val = i;
     d->prev = tail;
     if (tail != NULL)
@@ -32,7 +32,7 @@ int main(void) {
   }
 
   DNode *p = head;
-  while (p->next != NULL) { /* BUG: the last node is never freed */
+  while (p != NULL && p->next != NULL) { /* BUG: the last node is never freed */
     DNode *next = p->next;
     free(p);
     p = next;

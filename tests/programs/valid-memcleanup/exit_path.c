@@ -1,6 +1,6 @@
 // check: valid-memcleanup
 // expect: TRUE
-// Why: when a nondeterministic entry value is negative main frees its table before calling exit(1) (line 37); on the normal path it frees the table before returning.
+// Why: when a nondeterministic entry value is negative main frees its table before calling exit(1) (line 39); if calloc fails it frees the header before exit(1), and on the normal path it frees the table before returning.
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -27,8 +27,10 @@ int main(void) {
     abort();
   t->n = 3;
   t->entries = calloc(t->n, sizeof(struct entry));
-  if (!t->entries)
-    abort();
+  if (!t->entries) {
+    free(t); /* out of memory: release the table header before exiting */
+    exit(1);
+  }
 
   for (i = 0; i < t->n; i++) {
     t->entries[i].key = i;

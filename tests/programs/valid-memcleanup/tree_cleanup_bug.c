@@ -1,6 +1,6 @@
 // check: valid-memcleanup
 // expect: FALSE(valid-memcleanup)
-// Why: destroy() never frees right subtrees (line 34), so memory remains allocated at exit whenever some key is >= an earlier key on its path (e.g. keys 1, 2, 3, 4).
+// Why: destroy() never frees right subtrees (line 28), so memory remains allocated at exit whenever some key is >= an earlier key on its path (e.g. keys 1, 2, 3, 4).
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -11,19 +11,13 @@ struct tree {
   struct tree *right;
 };
 
-static struct tree *insert(struct tree *t, int key) {
-  if (t == NULL) {
-    t = malloc(sizeof(struct tree));
-    if (t == NULL)
-      abort();
-    t->key = key;
-    t->left = NULL;
-    t->right = NULL;
-  } else if (key < t->key) {
-    t->left = insert(t->left, key);
-  } else {
-    t->right = insert(t->right, key);
-  }
+static struct tree *insert(struct tree *t, struct tree *n) {
+  if (t == NULL)
+    return n;
+  if (n->key < t->key)
+    t->left = insert(t->left, n);
+  else
+    t->right = insert(t->right, n);
   return t;
 }
 
@@ -38,8 +32,15 @@ static void destroy(struct tree *t) {
 int main(void) {
   struct tree *root = NULL;
   int i;
-  for (i = 0; i < 4; i++)
-    root = insert(root, __VERIFIER_nondet_int());
+  for (i = 0; i < 4; i++) {
+    struct tree *n = malloc(sizeof(struct tree));
+    if (n == NULL)
+      break; /* out of memory: the tree built so far is destroyed below */
+    n->key = __VERIFIER_nondet_int();
+    n->left = NULL;
+    n->right = NULL;
+    root = insert(root, n);
+  }
   destroy(root);
   return 0;
 }

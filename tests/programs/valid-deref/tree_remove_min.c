@@ -1,6 +1,6 @@
 // check: valid-memsafety
-// expect: FALSE(valid-deref)
-// Why: destroy() frees the node first and then reads t->left (line 29), a use after free on the root.
+// expect: TRUE
+// Why: builds a binary search tree from four nondeterministic keys, removes its minimum through a pointer to the link, reading the key before the node is freed (line 30), and frees the rest recursively.
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -22,12 +22,22 @@ static void insert(struct tree **t, int key) {
   (*t)->right = NULL;
 }
 
+static int remove_min(struct tree **t) {
+  while ((*t)->left != NULL)
+    t = &(*t)->left;
+  struct tree *min = *t;
+  *t = min->right; /* the right subtree takes min's place */
+  int key = min->key; /* OK: read before min is freed */
+  free(min);
+  return key;
+}
+
 static void destroy(struct tree *t) {
   if (t == NULL)
     return;
-  free(t);
-  destroy(t->left); /* BUG: t was already freed */
+  destroy(t->left);
   destroy(t->right);
+  free(t);
 }
 
 int main(void) {
@@ -35,6 +45,7 @@ int main(void) {
   int i;
   for (i = 0; i < 4; i++)
     insert(&root, __VERIFIER_nondet_int());
+  int m = remove_min(&root);
   destroy(root);
-  return 0;
+  return m > 0;
 }

@@ -1,6 +1,6 @@
 // check: valid-memsafety
-// expect: TRUE
-// Why: builds a binary search tree from four nondeterministic keys and frees it recursively, children before the parent (line 30).
+// expect: FALSE(valid-deref)
+// Why: remove_min() reads min->key after free(min) (line 31), a use after free; min's right subtree was re-linked first, so nothing is lost before the bad read.
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);
@@ -22,12 +22,22 @@ static void insert(struct tree **t, int key) {
   (*t)->right = NULL;
 }
 
+static int remove_min(struct tree **t) {
+  while ((*t)->left != NULL)
+    t = &(*t)->left;
+  struct tree *min = *t;
+  *t = min->right; /* the right subtree takes min's place */
+  free(min);
+  int key = min->key; /* BUG: min was already freed */
+  return key;
+}
+
 static void destroy(struct tree *t) {
   if (t == NULL)
     return;
   destroy(t->left);
   destroy(t->right);
-  free(t); /* OK: children are released first */
+  free(t);
 }
 
 int main(void) {
@@ -35,6 +45,7 @@ int main(void) {
   int i;
   for (i = 0; i < 4; i++)
     insert(&root, __VERIFIER_nondet_int());
+  int m = remove_min(&root);
   destroy(root);
-  return 0;
+  return m > 0;
 }

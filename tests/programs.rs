@@ -1,0 +1,150 @@
+//! End-to-end tests: every C program under `tests/programs/` is verified with the CLI and its
+//! first output line compared with the `// expect:` header (see tests/programs/README.md).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+struct Case {
+    file: PathBuf,
+    check: String,
+    expect: String,
+    reason: Option<String>,
+}
+
+fn header(text: &str, key: &str) -> Option<String> {
+    text.lines()
+        .take_while(|l| l.starts_with("//"))
+        .find_map(|l| {
+            l.strip_prefix("//")?
+                .trim()
+                .strip_prefix(key)
+                .map(|v| v.trim().to_string())
+        })
+}
+
+fn cases() -> Vec<Case> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs");
+    let mut out = vec![];
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    for dir in dirs.into_iter().filter(|d| d.is_dir()) {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        for file in files
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "c"))
+        {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let check =
+                header(&text, "check:").unwrap_or_else(|| panic!("{}: no check:", file.display()));
+            let expect = header(&text, "expect:")
+                .unwrap_or_else(|| panic!("{}: no expect:", file.display()));
+            let reason = header(&text, "expect-reason:");
+            out.push(Case {
+                file,
+                check,
+                expect,
+                reason,
+            });
+        }
+    }
+    out
+}
+
+/// Runs one case; returns a failure description.
+fn run(c: &Case) -> Option<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args(["verify", "--timeout", "60", "--check", &c.check])
+        .arg(&c.file)
+        .output()
+        .expect("run shapecheck");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.lines().next().unwrap_or("");
+    let name = c
+        .file
+        .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(&c.file)
+        .display();
+    if !out.status.success() || first != c.expect {
+        let detail: Vec<&str> = stdout.lines().skip(1).take(3).collect();
+        return Some(format!(
+            "{name}: expected {}, got {first:?} (exit {:?}) {detail:?} {}",
+            c.expect,
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    if let Some(r) = &c.reason
+        && !stdout.contains(r.as_str())
+    {
+        return Some(format!(
+            "{name}: the explanation does not mention {r:?}:\n{stdout}"
+        ));
+    }
+    None
+}
+
+#[test]
+fn corpus_verdicts_match_headers() {
+    let cases = cases();
+    assert!(
+        cases.len() >= 60,
+        "the corpus shrank to {} programs",
+        cases.len()
+    );
+    let failures = Mutex::new(vec![]);
+    let next = Mutex::new(0usize);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = {
+                        let mut n = next.lock().unwrap();
+                        *n += 1;
+                        *n - 1
+                    };
+                    let Some(c) = cases.get(i) else { break };
+                    if let Some(f) = run(c) {
+                        failures.lock().unwrap().push(f);
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of {} programs failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_correct_program_has_a_buggy_twin() {
+    let cases = cases();
+    for c in cases
+        .iter()
+        .filter(|c| c.expect == "TRUE" || c.expect == "UNKNOWN")
+    {
+        let stem = c.file.file_stem().unwrap().to_string_lossy().to_string();
+        let twin = c.file.with_file_name(format!("{stem}_bug.c"));
+        let t = cases.iter().find(|x| x.file == twin);
+        let t = t.unwrap_or_else(|| panic!("{} has no twin {}", c.file.display(), twin.display()));
+        assert!(
+            t.expect.starts_with("FALSE("),
+            "{}: twin must be FALSE",
+            twin.display()
+        );
+    }
+}
