@@ -229,6 +229,7 @@ impl<'p> Exec<'p> {
     fn eval_cond(&self, st: &mut State, cond: &Expr, line: u32) -> Ev<TermRef> {
         match self.eval(st, cond, line)? {
             Val::Int(t) => Ok(term::truth(t)),
+            Val::Ptr(Ptr::Undef) => Ok(self.choice(st)),
             Val::Ptr(p) => Ok(Term::constant(i64::from(p != Ptr::Null), IntTy::INT)),
             Val::Undef => Err(stop(line, "condition on an uninitialised value")),
         }
@@ -404,6 +405,12 @@ impl<'p> Exec<'p> {
         }
     }
 
+    /// A nondeterministic truth value (an `int` 0/1 term) decided by a fresh input.
+    fn choice(&self, st: &mut State) -> TermRef {
+        let s = self.fresh(st, IntTy::INT);
+        term::truth(s)
+    }
+
     fn nondet(&self, st: &mut State, lhs: Option<&Expr>, line: u32) -> Ev<()> {
         let Some(l) = lhs else {
             self.fresh(st, IntTy::INT);
@@ -512,6 +519,9 @@ impl<'p> Exec<'p> {
         let (b, off) = match p {
             Ptr::Null => return Ok(()),
             Ptr::Addr(b, off) => (b, off),
+            Ptr::Undef => {
+                return Err(self.gate(bad("free of an uninitialised pointer".into()), line));
+            }
             other => {
                 return Err(self.gate(
                     bad(format!("free of {other}, which is not a heap block")),
@@ -635,13 +645,8 @@ impl<'p> Exec<'p> {
             ExprKind::AddrOf(x) => self.lvalue(st, x, line).map(Val::Ptr),
             ExprKind::FuncAddr(f) => Ok(Val::Ptr(Ptr::Func(*f))),
             ExprKind::Str(s) => {
-                let b = st.mem.alloc(
-                    BlockKind::Literal,
-                    s.len() as u32 + 1,
-                    true,
-                    line,
-                    "string literal",
-                );
+                let bytes = unescape(s);
+                let b = st.mem.literal(&bytes, line);
                 Ok(Val::Ptr(Ptr::Addr(b, 0)))
             }
             ExprKind::Unary(op, a) => Ok(Val::Int(term::unary(*op, self.int(st, a, line)?))),
@@ -676,6 +681,10 @@ impl<'p> Exec<'p> {
 
     fn compare(&self, st: &mut State, op: CmpOp, a: &Expr, b: &Expr, line: u32) -> Ev<Val> {
         let (x, y) = (self.eval(st, a, line)?, self.eval(st, b, line)?);
+        if matches!(x, Val::Ptr(Ptr::Undef)) || matches!(y, Val::Ptr(Ptr::Undef)) {
+            // An uninitialised pointer holds an arbitrary address: either outcome is possible.
+            return Ok(Val::Int(self.choice(st)));
+        }
         let r = match (x, y) {
             (Val::Int(x), Val::Int(y)) => return Ok(Val::Int(term::compare(op, x, y))),
             (Val::Ptr(p), Val::Ptr(q)) => ptr_compare(op, &p, &q),
@@ -760,6 +769,7 @@ impl<'p> Exec<'p> {
             }
             Fault::NotMemory => "dereference of a pointer that is not into memory".to_string(),
             Fault::ReadOnly => "write to a string literal".to_string(),
+            Fault::Uninit => "dereference of an uninitialised pointer".to_string(),
         };
         self.gate(
             Halt::Violation(Violation {
@@ -792,7 +802,8 @@ impl<'p> Exec<'p> {
                 self.store(st, p, ty, Val::Int(t.clone()), line)?;
                 Ok(Val::Int(t))
             }
-            (Val::Undef, _) => Err(stop(line, "unsupported: use of an uninitialised pointer")),
+            (Val::Undef, Type::Ptr(_)) => Ok(Val::Ptr(Ptr::Undef)),
+            (Val::Undef, _) => Err(stop(line, "unsupported: use of an uninitialised aggregate")),
             (v, _) => self.coerce(v, ty, line),
         }
     }
@@ -812,6 +823,40 @@ impl<'p> Exec<'p> {
             .write(b, off, size, v)
             .map_err(|f| self.fault(f, line))
     }
+}
+
+/// The bytes of a C string literal as lang-c spells it (quotes and escapes included),
+/// without the terminating zero.
+fn unescape(lit: &str) -> Vec<u8> {
+    let body = lit
+        .strip_prefix('"')
+        .and_then(|x| x.strip_suffix('"'))
+        .unwrap_or(lit);
+    let mut out = vec![];
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            continue;
+        }
+        let e = chars.next().unwrap_or('\\');
+        out.push(match e {
+            'n' => b'\n',
+            't' => b'\t',
+            'r' => b'\r',
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(8)) {
+                    v = v * 8 + d;
+                    chars.next();
+                }
+                v as u8
+            }
+            other => other as u8,
+        });
+    }
+    out
 }
 
 /// The scalar leaves of a type with their offsets.
@@ -846,7 +891,7 @@ fn offset(p: &Ptr, by: i64) -> Ptr {
             0 => Ptr::Null,
             x => Ptr::Abs(x),
         },
-        Ptr::Func(_) => p.clone(),
+        Ptr::Func(_) | Ptr::Undef => p.clone(),
     }
 }
 

@@ -119,6 +119,7 @@ pub struct Explorer<'p> {
     seen: HashSet<CoverKey>,
     sat_cache: HashMap<Vec<TermRef>, bool>,
     seq: u64,
+    last_clock: u64,
     start: Instant,
     incomplete: BTreeSet<String>,
     /// Counters.
@@ -139,6 +140,7 @@ impl<'p> Explorer<'p> {
             seen: HashSet::new(),
             sat_cache: HashMap::new(),
             seq: 0,
+            last_clock: 0,
             start: Instant::now(),
             incomplete: BTreeSet::new(),
             stats: Stats::default(),
@@ -248,7 +250,13 @@ impl<'p> Explorer<'p> {
         }
     }
 
-    fn path_bound(&self, st: &State) -> Option<String> {
+    fn path_bound(&mut self, st: &State) -> Option<String> {
+        if self.stats.steps >= self.last_clock + 1024 {
+            self.last_clock = self.stats.steps;
+            if let Some(limit) = self.out_of_budget() {
+                return Some(limit);
+            }
+        }
         if st.steps > self.limits.max_path {
             return Some(format!(
                 "bound reached: a path longer than {} steps",
@@ -364,4 +372,75 @@ fn cover_key(st: &State) -> CoverKey {
     st.mem.symbols(&mut buf);
     let pc = relevant(&st.pc, buf.into_iter().collect());
     CoverKey(st.frames.clone(), st.mem.clone(), pc)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::frontend::{Source, lower_source};
+    use crate::property::PropertySet;
+    use crate::report::{Verdict, verify};
+
+    fn run(text: &str, checks: &str) -> Verdict {
+        let p = lower_source(&Source::from_text(text.into(), "t.c"), "t.c").unwrap();
+        let checks = PropertySet::parse_list(checks).unwrap();
+        let limits = super::Limits {
+            max_steps: 20_000,
+            ..super::Limits::default()
+        };
+        verify(&p, &checks, limits).verdict
+    }
+
+    const DECLS: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nextern void *malloc(unsigned);\nextern void free(void *);\n";
+
+    #[test]
+    fn infeasible_error_path_is_pruned() {
+        let prog = format!(
+            "{DECLS}int main(void) {{ int x = __VERIFIER_nondet_int(); if (x > 5 && x < 3) reach_error(); return 0; }}\n"
+        );
+        assert!(matches!(run(&prog, "unreach-call"), Verdict::True));
+    }
+
+    #[test]
+    fn error_needing_a_specific_input_is_found_and_replayed() {
+        let prog = format!(
+            "{DECLS}int main(void) {{ int x = __VERIFIER_nondet_int(); if (x * 3 == 126) reach_error(); return 0; }}\n"
+        );
+        match run(&prog, "unreach-call") {
+            Verdict::False(c) => assert_eq!(c.trace.inputs[0].wrapping_mul(3) as i32, 126),
+            other => panic!("expected FALSE, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn repeated_state_in_an_infinite_loop_is_covered() {
+        let prog = format!(
+            "{DECLS}void myexit(void) {{ E: goto E; }}\nint main(void) {{ int *p = malloc(4); if (!p) myexit(); free(p); return 0; }}\n"
+        );
+        assert!(matches!(
+            run(&prog, "valid-memsafety,valid-memcleanup"),
+            Verdict::True
+        ));
+    }
+
+    #[test]
+    fn unbounded_loop_hits_a_bound_and_stays_unknown() {
+        let prog = format!(
+            "{DECLS}int main(void) {{ int n = 0; while (__VERIFIER_nondet_int()) n++; if (n < 0) reach_error(); return 0; }}\n"
+        );
+        match run(&prog, "unreach-call") {
+            Verdict::Unknown(r) => assert!(r.iter().any(|x| x.contains("bound")), "{r:?}"),
+            other => panic!("expected UNKNOWN, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn leak_at_main_return_is_memtrack() {
+        let prog = format!(
+            "{DECLS}int main(void) {{ int *p = malloc(4); if (!p) return 0; *p = 1; return 0; }}\n"
+        );
+        match run(&prog, "valid-memsafety") {
+            Verdict::False(c) => assert_eq!(c.violation.property.name(), "valid-memtrack"),
+            other => panic!("expected FALSE, got {other:?}"),
+        }
+    }
 }

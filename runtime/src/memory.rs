@@ -26,6 +26,8 @@ pub enum Ptr {
     Func(FuncId),
     /// A non-null integer converted to a pointer.
     Abs(i64),
+    /// The content of an uninitialised pointer variable or field.
+    Undef,
 }
 
 /// A value stored in a cell or computed by an expression.
@@ -93,13 +95,31 @@ pub enum Fault {
     NotMemory,
     /// Write to a string literal.
     ReadOnly,
+    /// Dereference of an uninitialised pointer.
+    Uninit,
 }
 
-/// The heap and stack storage of one state.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+/// The heap and stack storage of one state. Equality and hashing look at the blocks only: the
+/// id counters do not change what a state can do.
+#[derive(Clone, Debug, Default)]
 pub struct Memory {
     blocks: BTreeMap<BlockId, Rc<Block>>,
     next: BlockId,
+    heap_count: u32,
+}
+
+impl PartialEq for Memory {
+    fn eq(&self, o: &Self) -> bool {
+        self.blocks == o.blocks
+    }
+}
+
+impl Eq for Memory {}
+
+impl std::hash::Hash for Memory {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.blocks.hash(h);
+    }
 }
 
 impl Memory {
@@ -115,7 +135,8 @@ impl Memory {
         self.next += 1;
         let id = self.next;
         let name: Rc<str> = if name.is_empty() {
-            format!("heap#{id}").into()
+            self.heap_count += 1;
+            format!("heap#{}", self.heap_count).into()
         } else {
             name.into()
         };
@@ -129,6 +150,24 @@ impl Memory {
             name,
         };
         self.blocks.insert(id, Rc::new(b));
+        id
+    }
+
+    /// A read-only block holding a string literal's bytes and its terminating zero.
+    pub fn literal(&mut self, bytes: &[u8], line: u32) -> BlockId {
+        let id = self.alloc(
+            BlockKind::Literal,
+            bytes.len() as u32 + 1,
+            true,
+            line,
+            "string literal",
+        );
+        if let Some(b) = self.block_mut(id) {
+            for (i, c) in bytes.iter().enumerate() {
+                let v = Val::Int(Term::constant(i64::from(*c as i8), IntTy::CHAR));
+                b.cells.insert(i as u32, (v, 1));
+            }
+        }
         id
     }
 
@@ -158,6 +197,7 @@ impl Memory {
     pub fn check(&self, p: &Ptr, size: u32) -> Result<(BlockId, u32), Fault> {
         let (id, off) = match p {
             Ptr::Null => return Err(Fault::Null),
+            Ptr::Undef => return Err(Fault::Uninit),
             Ptr::Addr(b, o) => (*b, *o),
             Ptr::Func(_) | Ptr::Abs(_) => return Err(Fault::NotMemory),
         };
@@ -325,6 +365,7 @@ impl fmt::Display for Ptr {
             Ptr::Addr(b, o) => write!(f, "&blk{b}+{o}"),
             Ptr::Func(id) => write!(f, "&fn{}", id.0),
             Ptr::Abs(a) => write!(f, "0x{a:x}"),
+            Ptr::Undef => f.write_str("<uninitialised>"),
         }
     }
 }

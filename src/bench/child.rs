@@ -33,6 +33,8 @@ pub struct Runner {
     pub kill_after: Duration,
     /// Address-space limit of the child in MiB; 0 for none.
     pub memory_mb: u64,
+    /// Extra arguments appended to every `verify` call (e.g. exploration limits).
+    pub extra_args: Vec<OsString>,
 }
 
 /// How a child run ended.
@@ -92,6 +94,7 @@ impl Runner {
             timeout_secs,
             kill_after,
             memory_mb,
+            extra_args: Vec::new(),
         }
     }
 
@@ -108,6 +111,7 @@ impl Runner {
         args.push(pair.property_file.clone().into_os_string());
         args.push("--timeout".into());
         args.push(self.timeout_secs.to_string().into());
+        args.extend(self.extra_args.iter().cloned());
         args
     }
 

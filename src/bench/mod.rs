@@ -63,6 +63,10 @@ pub struct BenchArgs {
     /// List every pair that is not correct, with the verifier's explanation.
     #[arg(long)]
     pub verbose: bool,
+    /// An extra argument for every `verify` call, e.g. `--verifier-arg=--max-steps=200000`
+    /// (repeatable).
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub verifier_arg: Vec<String>,
 }
 
 /// The parser of a positive count.
@@ -73,7 +77,11 @@ fn at_least_one() -> clap::builder::RangedU64ValueParser<u64> {
 /// Runs the benchmark described by `args`; see [`BenchArgs`] for the exit codes.
 pub fn run(args: &BenchArgs) -> ExitCode {
     let runner = match std::env::current_exe() {
-        Ok(exe) => Runner::new(exe, args.timeout, args.memory_mb),
+        Ok(exe) => {
+            let mut r = Runner::new(exe, args.timeout, args.memory_mb);
+            r.extra_args = args.verifier_arg.iter().map(Into::into).collect();
+            r
+        }
         Err(e) => return usage_error(&format!("cannot locate the shapecheck executable: {e}")),
     };
     match bench(args, &runner, &mut std::io::stdout().lock()) {
@@ -266,6 +274,7 @@ esac"#;
             filter: None,
             json: None,
             verbose: true,
+            verifier_arg: vec![],
         }
     }
 

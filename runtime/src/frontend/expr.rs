@@ -426,7 +426,13 @@ impl Lowerer<'_> {
         }
     }
 
-    fn increment(&mut self, e: &Node<Expression>, delta: i64, post: bool, line: u32) -> Res<Expr> {
+    pub(super) fn increment(
+        &mut self,
+        e: &Node<Expression>,
+        delta: i64,
+        post: bool,
+        line: u32,
+    ) -> Res<Expr> {
         let lv = self.expr(e)?;
         if !lv.is_lvalue() || !lv.ty.is_scalar() {
             return self.unsup(e.span, "increment of a non-scalar lvalue");

@@ -301,6 +301,7 @@ impl<'s> Lowerer<'s> {
         }
         let line = self.functions[main.0 as usize].line;
         let args = self.main_args(main);
+        let line = line.max(1);
         self.emit(
             Op::Call {
                 lhs: None,
@@ -327,16 +328,70 @@ impl<'s> Lowerer<'s> {
         mark_loop_heads(&mut f.cfa, f.entry);
     }
 
-    /// `main(int argc, char **argv)` gets argc = 1 and argv = NULL-like placeholder values.
-    fn main_args(&self, main: FuncId) -> Vec<Expr> {
-        self.sigs[main.0 as usize]
-            .params
-            .iter()
-            .map(|t| Expr {
-                kind: ExprKind::Const(i64::from(t.as_int().is_some())),
-                ty: t.clone(),
-            })
-            .collect()
+    /// `main(int argc, char **argv)` gets argc = 1 and argv = {"main", NULL}.
+    fn main_args(&mut self, main: FuncId) -> Vec<Expr> {
+        let params = self.sigs[main.0 as usize].params.clone();
+        let mut out = vec![];
+        for t in params {
+            match &t {
+                Type::Int(_) => out.push(Expr {
+                    kind: ExprKind::Const(1),
+                    ty: t,
+                }),
+                Type::Ptr(elem) => out.push(self.argv(elem, &t)),
+                _ => out.push(Expr {
+                    kind: ExprKind::Const(0),
+                    ty: t,
+                }),
+            }
+        }
+        out
+    }
+
+    /// A global `{"main", NULL}` array for `argv`.
+    fn argv(&mut self, elem: &Type, ptr: &Type) -> Expr {
+        let arr = self.temp(Type::Array(Box::new(elem.clone()), 2), 0);
+        let at = |i: i64| {
+            let base = Expr {
+                kind: ExprKind::AddrOf(Box::new(arr.clone())),
+                ty: ptr.clone(),
+            };
+            let idx = Expr::int(i, IntTy::INT);
+            let p = Expr {
+                kind: ExprKind::PtrAdd(Box::new(base), Box::new(idx), 4),
+                ty: ptr.clone(),
+            };
+            Expr {
+                kind: ExprKind::Deref(Box::new(p)),
+                ty: elem.clone(),
+            }
+        };
+        let name = Expr {
+            kind: ExprKind::Str("main".into()),
+            ty: elem.clone(),
+        };
+        let null = Expr {
+            kind: ExprKind::Const(0),
+            ty: elem.clone(),
+        };
+        self.emit(
+            Op::Assign {
+                lhs: at(0),
+                rhs: name,
+            },
+            0,
+        );
+        self.emit(
+            Op::Assign {
+                lhs: at(1),
+                rhs: null,
+            },
+            0,
+        );
+        Expr {
+            kind: ExprKind::AddrOf(Box::new(arr)),
+            ty: ptr.clone(),
+        }
     }
 }
 
@@ -351,5 +406,91 @@ pub(crate) fn mark_loop_heads(cfa: &mut DiGraph<Loc, Edge>, entry: NodeIndex) {
     });
     for h in heads {
         cfa[h].loop_head = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfa;
+
+    fn lower(text: &str) -> Program {
+        let src = Source::from_text(text.to_string(), "t.c");
+        lower_source(&src, "t.c").expect("lowering succeeds")
+    }
+
+    fn ops(p: &Program, f: &str) -> Vec<(u32, String)> {
+        let f = p.func(p.func_by_name(f).unwrap());
+        f.cfa
+            .edge_weights()
+            .map(|e| (e.line, cfa::op(p, &e.op)))
+            .collect()
+    }
+
+    #[test]
+    fn field_accesses_at_any_depth() {
+        let p = lower(
+            "struct n { int v; struct n *next; struct n *prev; };\n\
+             void f(struct n *p, struct n *q) {\n  p->next->prev = q;\n  (*p).v = q->next->v;\n}\n\
+             int main(void) { return 0; }\n",
+        );
+        let ops = ops(&p, "f");
+        assert!(ops.contains(&(3, "p->next->prev = q".into())), "{ops:?}");
+        assert!(ops.contains(&(4, "p->v = q->next->v".into())), "{ops:?}");
+    }
+
+    #[test]
+    fn struct_layout_is_ilp32() {
+        let p = lower(
+            "struct s { char c; int *p; long long x; short h; };\nint main(void) { return sizeof(struct s); }\n",
+        );
+        let s = &p.structs[0];
+        let offs: Vec<u32> = s.fields.iter().map(|f| f.offset).collect();
+        assert_eq!(offs, vec![0, 4, 8, 16]);
+        assert_eq!(s.size, 20);
+    }
+
+    #[test]
+    fn short_circuit_becomes_branches() {
+        let p = lower(
+            "struct n { int v; };\nint main(void) {\n  struct n *p = 0;\n  if (p && p->v) return 1;\n  return 0;\n}\n",
+        );
+        let ops = ops(&p, "main");
+        assert!(ops.contains(&(4, "[p]".into())), "{ops:?}");
+        assert!(ops.contains(&(4, "[p->v]".into())), "{ops:?}");
+    }
+
+    #[test]
+    fn unsupported_statement_is_an_edge_with_its_line() {
+        let p = lower("int main(void) {\n  int x = 0;\n  __asm__(\"nop\");\n  return x;\n}\n");
+        let ops = ops(&p, "main");
+        assert!(
+            ops.contains(&(3, "unsupported: inline assembly".into())),
+            "{ops:?}"
+        );
+    }
+
+    #[test]
+    fn loops_mark_their_heads() {
+        let p = lower("int main(void) {\n  int i;\n  for (i = 0; i < 3; i++) ;\n  return i;\n}\n");
+        let f = p.func(p.main);
+        assert_eq!(f.cfa.node_weights().filter(|l| l.loop_head).count(), 1);
+    }
+
+    #[test]
+    fn switch_dispatch_tests_each_case() {
+        let p = lower(
+            "int main(void) {\n  int x = 2, y = 0;\n  switch (x) { case 1: y = 1; break; case 2: y = 2; default: y = 3; }\n  return y;\n}\n",
+        );
+        let ops = ops(&p, "main");
+        assert!(ops.iter().any(|(_, o)| o.contains("== 1")), "{ops:?}");
+        assert!(ops.iter().any(|(_, o)| o.contains("== 2")), "{ops:?}");
+    }
+
+    #[test]
+    fn syntax_errors_are_input_errors() {
+        let src = Source::from_text("int main( { return 0; }\n".into(), "bad.c");
+        let err = lower_source(&src, "bad.c").unwrap_err();
+        assert!(err.message.starts_with("bad.c:1:"), "{}", err.message);
     }
 }

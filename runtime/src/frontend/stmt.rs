@@ -33,9 +33,7 @@ impl Lowerer<'_> {
                 }
                 self.pop_scope();
             }
-            Statement::Expression(Some(e)) => {
-                self.rvalue(e)?;
-            }
+            Statement::Expression(Some(e)) => self.effect(e)?,
             Statement::Expression(None) => {}
             Statement::If(i) => self.if_stmt(i)?,
             Statement::While(w) => self.while_stmt(&w.node.expression, &w.node.statement)?,
@@ -60,6 +58,23 @@ impl Lowerer<'_> {
             Statement::Asm(_) => return self.unsup(s.span, "inline assembly"),
         }
         Ok(())
+    }
+
+    /// An expression evaluated for its side effects only: `i++` needs no copy of the old value.
+    fn effect(&mut self, e: &Node<Expression>) -> Res<()> {
+        if let Expression::UnaryOperator(u) = &e.node {
+            let line = self.line(e.span);
+            match u.node.operator.node {
+                UnaryOperator::PostIncrement => {
+                    return self.increment(&u.node.operand, 1, false, line).map(drop);
+                }
+                UnaryOperator::PostDecrement => {
+                    return self.increment(&u.node.operand, -1, false, line).map(drop);
+                }
+                _ => {}
+            }
+        }
+        self.rvalue(e).map(drop)
     }
 
     fn label(&mut self, name: &str) -> NodeIndex {
@@ -149,7 +164,7 @@ impl Lowerer<'_> {
         self.jump(step, line);
         self.set_cur(step);
         if let Some(e) = &f.node.step {
-            self.rvalue(e)?;
+            self.effect(e)?;
         }
         self.jump(head, line);
         self.set_cur(exit);
