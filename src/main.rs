@@ -7,6 +7,9 @@
 //! is then UNKNOWN).
 
 mod bench;
+mod classify;
+mod spec_cmd;
+mod specs;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use shapecheck_runtime::explore::Limits;
@@ -43,6 +46,11 @@ enum Command {
     },
     /// Run SV-COMP task definitions and score the verdicts.
     Bench(bench::BenchArgs),
+    /// Check or show `.shape` specifications.
+    #[command(subcommand)]
+    Spec(spec_cmd::SpecCommand),
+    /// Tell which data structure each recursive struct type of a C program is, from heap samples.
+    Classify(classify::ClassifyArgs),
 }
 
 #[derive(clap::Args)]
@@ -84,6 +92,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Bench(args) => bench::run(&args),
         Command::Cfa { file, dot } => show_cfa(&file, dot),
+        Command::Spec(c) => spec_cmd::run(&c),
+        Command::Classify(args) => on_big_stack(move || classify::run(&args)),
         Command::Verify(args) => on_big_stack(move || verify(&args)),
     }
 }

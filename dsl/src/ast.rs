@@ -1,0 +1,191 @@
+//! The abstract syntax of `.shape` files, as the parser produces it: every node carries the
+//! byte span of its source text. The semantic checks (`crate::check`) consume it and produce
+//! the resolved Spec IR (`crate::ir`); the printer (`crate::print`) turns it back into text.
+
+/// A byte range in one source file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// Start offset (inclusive).
+    pub start: usize,
+    /// End offset (exclusive).
+    pub end: usize,
+}
+
+/// A name with its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A whole `.shape` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// Declarations in source order.
+    pub items: Vec<Item>,
+}
+
+/// One top-level declaration; each kind is its own section of the language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// `predicate name[roles]<x>(v, ...) := formula;`
+    Predicate(PredicateDecl),
+    /// `invariant name[roles] := formula;`
+    Invariant(InvariantDecl),
+    /// `structure name[roles] refines ... { ... }`
+    Structure(StructureDecl),
+}
+
+/// An instrumentation predicate, parameterised by field roles and optionally by one tracked
+/// pointer (instantiated once per pointer of the tracking definition).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredicateDecl {
+    /// Name.
+    pub name: Ident,
+    /// Field roles, e.g. `[f, b]`.
+    pub roles: Vec<Ident>,
+    /// The tracked-pointer parameter, e.g. `<x>`.
+    pub pointer: Option<Ident>,
+    /// Node parameters: one (unary) or two (binary).
+    pub params: Vec<Ident>,
+    /// Defining formula.
+    pub body: Formula,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A data-structure invariant, evaluated on explicit heaps (a closed formula).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantDecl {
+    /// Name.
+    pub name: Ident,
+    /// Field roles.
+    pub roles: Vec<Ident>,
+    /// The formula; quantifiers range over the nodes reachable from the sample's root.
+    pub body: Formula,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A predicate, invariant or structure applied to roles: `cancel[f, b]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    /// What is applied.
+    pub name: Ident,
+    /// The role arguments.
+    pub roles: Vec<Ident>,
+    /// The whole instance.
+    pub span: Span,
+}
+
+/// A data structure: its roles, invariants, and the predicate families of its finest
+/// shape-class generator; coarser generators are the subsets of families closed under
+/// `requires`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructureDecl {
+    /// Name.
+    pub name: Ident,
+    /// Field roles.
+    pub roles: Vec<Ident>,
+    /// Coarser structures this one refines, with their roles mapped to ours.
+    pub refines: Vec<Instance>,
+    /// Invariants that explicit-heap samples must satisfy to enable the structure.
+    pub invariants: Vec<Instance>,
+    /// Instrumentation-predicate families.
+    pub families: Vec<FamilyDecl>,
+    /// Families whose predicates are abstraction predicates (besides those of separating
+    /// pointers, which always are).
+    pub abstracts: Vec<Ident>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `family name = p[roles], ... requires other, ...;`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FamilyDecl {
+    /// Name.
+    pub name: Ident,
+    /// Its predicates.
+    pub preds: Vec<Instance>,
+    /// Families that must be enabled whenever this one is.
+    pub requires: Vec<Ident>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A formula with its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Formula {
+    /// The connective or atom.
+    pub kind: FormulaKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Quantifiers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// `forall`
+    Forall,
+    /// `exists`
+    Exists,
+}
+
+/// Closure operators on binary relations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Closure {
+    /// `f+`: transitive closure.
+    Plus,
+    /// `f*`: reflexive-transitive closure.
+    Star,
+}
+
+/// The forms of a formula.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormulaKind {
+    /// `true`
+    True,
+    /// `false`
+    False,
+    /// `v == w` (`equal`) or `v != w`.
+    Eq {
+        /// Left variable.
+        left: Ident,
+        /// Right variable.
+        right: Ident,
+        /// `==` when true.
+        equal: bool,
+    },
+    /// `name[roles]closure(args)`: a field role, the tracked pointer, `sm`, or a predicate.
+    Atom {
+        /// What is applied.
+        name: Ident,
+        /// Role arguments (predicates only).
+        roles: Option<Vec<Ident>>,
+        /// `+` or `*` on a binary relation.
+        closure: Option<Closure>,
+        /// Node variables.
+        args: Vec<Ident>,
+    },
+    /// `!φ`
+    Not(Box<Formula>),
+    /// `φ && ψ`
+    And(Box<Formula>, Box<Formula>),
+    /// `φ || ψ`
+    Or(Box<Formula>, Box<Formula>),
+    /// `φ -> ψ`
+    Implies(Box<Formula>, Box<Formula>),
+    /// `φ <-> ψ`
+    Iff(Box<Formula>, Box<Formula>),
+    /// `forall v, w. φ` / `exists v. φ`
+    Quant {
+        /// Which quantifier.
+        q: Quantifier,
+        /// Bound variables.
+        vars: Vec<Ident>,
+        /// Body.
+        body: Box<Formula>,
+    },
+}

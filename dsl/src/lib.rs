@@ -1,0 +1,50 @@
+//! The `.shape` specification language: a pest grammar, an AST in which every node has a span,
+//! semantic checks that run in a fixed order and report every error with spans, the resolved
+//! Spec IR, rendered diagnostics, a printer, the lattice of shape-class generators, and an
+//! interpreter of predicates and invariants on explicit heaps and three-valued structures.
+//!
+//! `load` is the whole front end: text in, checked [`ir::Spec`] out (or diagnostics).
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod ast;
+pub mod check;
+pub mod diag;
+pub mod eval;
+pub mod ir;
+pub mod lattice;
+pub mod parser;
+pub mod print;
+
+pub use diag::Diagnostic;
+
+/// Parses and checks a spec.
+pub fn load(text: &str) -> Result<ir::Spec, Vec<Diagnostic>> {
+    let ast = parser::parse(text).map_err(|d| vec![d])?;
+    check::check(&ast)
+}
+
+/// Parses and checks several spec files as one spec (later files may use earlier ones).
+pub fn load_all(texts: &[&str]) -> Result<ir::Spec, Vec<Diagnostic>> {
+    load(&texts.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    const LIB: [&str; 3] = [
+        include_str!("../../library/specs/predicates.shape"),
+        include_str!("../../library/specs/invariants.shape"),
+        include_str!("../../library/specs/structures.shape"),
+    ];
+
+    #[test]
+    fn library_checks() {
+        let spec = super::load_all(&LIB).unwrap_or_else(|e| {
+            panic!(
+                "{}",
+                super::diag::render_all(&e, "library", &LIB.join("\n"))
+            )
+        });
+        assert_eq!(spec.structures.len(), 5);
+    }
+}

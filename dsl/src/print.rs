@@ -1,0 +1,289 @@
+//! The printer: an AST back to `.shape` text, in a canonical layout. Parsing the printed text
+//! gives the same AST up to spans (the round-trip test checks this).
+
+use crate::ast::*;
+
+/// Prints a whole spec.
+pub fn print(spec: &Spec) -> String {
+    spec.items.iter().map(item).collect::<Vec<_>>().join("\n")
+}
+
+fn item(i: &Item) -> String {
+    match i {
+        Item::Predicate(p) => {
+            let ptr = p
+                .pointer
+                .as_ref()
+                .map(|x| format!("<{}>", x.name))
+                .unwrap_or_default();
+            format!(
+                "predicate {}{}{ptr}({}) := {};\n",
+                p.name.name,
+                roles(&p.roles),
+                names(&p.params),
+                formula(&p.body)
+            )
+        }
+        Item::Invariant(i) => format!(
+            "invariant {}{} := {};\n",
+            i.name.name,
+            roles(&i.roles),
+            formula(&i.body)
+        ),
+        Item::Structure(s) => structure(s),
+    }
+}
+
+fn names(v: &[Ident]) -> String {
+    v.iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn roles(v: &[Ident]) -> String {
+    format!("[{}]", names(v))
+}
+
+fn instance(i: &Instance) -> String {
+    format!("{}{}", i.name.name, roles(&i.roles))
+}
+
+fn instances(v: &[Instance]) -> String {
+    v.iter().map(instance).collect::<Vec<_>>().join(", ")
+}
+
+fn structure(s: &StructureDecl) -> String {
+    let mut out = format!("structure {}{}", s.name.name, roles(&s.roles));
+    if !s.refines.is_empty() {
+        out.push_str(&format!(" refines {}", instances(&s.refines)));
+    }
+    out.push_str(" {\n");
+    if !s.invariants.is_empty() {
+        out.push_str(&format!("  invariant {};\n", instances(&s.invariants)));
+    }
+    for f in &s.families {
+        let req = if f.requires.is_empty() {
+            String::new()
+        } else {
+            format!(" requires {}", names(&f.requires))
+        };
+        out.push_str(&format!(
+            "  family {} = {}{req};\n",
+            f.name.name,
+            instances(&f.preds)
+        ));
+    }
+    if !s.abstracts.is_empty() {
+        out.push_str(&format!("  abstract {};\n", names(&s.abstracts)));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Prints a formula with full parentheses around binary connectives.
+pub fn formula(f: &Formula) -> String {
+    match &f.kind {
+        FormulaKind::True => "true".into(),
+        FormulaKind::False => "false".into(),
+        FormulaKind::Eq { left, right, equal } => {
+            format!(
+                "{} {} {}",
+                left.name,
+                if *equal { "==" } else { "!=" },
+                right.name
+            )
+        }
+        FormulaKind::Atom {
+            name,
+            roles: r,
+            closure,
+            args,
+        } => {
+            let r = r.as_ref().map(|r| roles(r)).unwrap_or_default();
+            let c = match closure {
+                Some(Closure::Plus) => "+",
+                Some(Closure::Star) => "*",
+                None => "",
+            };
+            format!("{}{r}{c}({})", name.name, names(args))
+        }
+        FormulaKind::Not(a) => format!("!{}", atomic(a)),
+        FormulaKind::And(a, b) => format!("({} && {})", formula(a), formula(b)),
+        FormulaKind::Or(a, b) => format!("({} || {})", formula(a), formula(b)),
+        FormulaKind::Implies(a, b) => format!("({} -> {})", formula(a), formula(b)),
+        FormulaKind::Iff(a, b) => format!("({} <-> {})", formula(a), formula(b)),
+        FormulaKind::Quant { q, vars, body } => {
+            let q = match q {
+                Quantifier::Forall => "forall",
+                Quantifier::Exists => "exists",
+            };
+            format!("({q} {}. {})", names(vars), formula(body))
+        }
+    }
+}
+
+fn atomic(f: &Formula) -> String {
+    match f.kind {
+        FormulaKind::Eq { .. } => format!("({})", formula(f)),
+        _ => formula(f),
+    }
+}
+
+/// A report of a checked spec: predicates with their formulas, invariants, structures with
+/// their families, and the lattice of generators (`shapecheck spec show`).
+pub fn show_ir(spec: &crate::ir::Spec) -> String {
+    use crate::ir::StructId;
+    let mut out = String::from("predicates:\n");
+    for p in &spec.predicates {
+        let ptr = p
+            .pointer
+            .as_ref()
+            .map(|x| format!("<{x}>"))
+            .unwrap_or_default();
+        let params = p.var_names[..p.arity].join(", ");
+        let body = ir_formula(spec, &p.body, &p.roles, &p.var_names, p.pointer.as_deref());
+        out.push_str(&format!(
+            "  {}[{}]{ptr}({params}) := {body}\n",
+            p.name,
+            p.roles.join(", ")
+        ));
+    }
+    out.push_str("invariants:\n");
+    for i in &spec.invariants {
+        let body = ir_formula(spec, &i.body, &i.roles, &i.var_names, None);
+        out.push_str(&format!("  {}[{}] := {body}\n", i.name, i.roles.join(", ")));
+    }
+    out.push_str("structures:\n");
+    for (k, s) in spec.structures.iter().enumerate() {
+        out.push_str(&format!("  {}[{}]\n", s.name, s.roles.join(", ")));
+        for r in &s.refines {
+            let c = &spec.structures[r.coarser.0];
+            let roles: Vec<&str> = r.roles.iter().map(|i| s.roles[*i].as_str()).collect();
+            out.push_str(&format!("    refines {}[{}]\n", c.name, roles.join(", ")));
+        }
+        for u in &s.invariants {
+            let roles: Vec<&str> = u.roles.iter().map(|i| s.roles[*i].as_str()).collect();
+            out.push_str(&format!(
+                "    invariant {}[{}]\n",
+                spec.invariants[u.inv.0].name,
+                roles.join(", ")
+            ));
+        }
+        for f in &s.families {
+            let preds: Vec<String> = f
+                .preds
+                .iter()
+                .map(|u| {
+                    let roles: Vec<&str> = u.roles.iter().map(|i| s.roles[*i].as_str()).collect();
+                    format!("{}[{}]", spec.predicates[u.pred.0].name, roles.join(", "))
+                })
+                .collect();
+            let req: Vec<&str> = f
+                .requires
+                .iter()
+                .map(|i| s.families[*i].name.as_str())
+                .collect();
+            let req = if req.is_empty() {
+                String::new()
+            } else {
+                format!(" (requires {})", req.join(", "))
+            };
+            let abs = if f.abstraction { " [abstraction]" } else { "" };
+            out.push_str(&format!(
+                "    family {} = {}{req}{abs}\n",
+                f.name,
+                preds.join(", ")
+            ));
+        }
+        let gens = crate::lattice::generators(spec, StructId(k));
+        let list: Vec<String> = gens
+            .iter()
+            .map(|g| {
+                let names: Vec<&str> = g
+                    .families
+                    .iter()
+                    .map(|i| s.families[*i].name.as_str())
+                    .collect();
+                format!("{{{}}}", names.join(", "))
+            })
+            .collect();
+        out.push_str(&format!(
+            "    generators ({}): {}\n",
+            gens.len(),
+            list.join(" < ")
+        ));
+    }
+    out.push_str("lattice: m0 (no predicates) is below every generator; finer structures refine coarser ones:\n");
+    for s in &spec.structures {
+        for r in &s.refines {
+            out.push_str(&format!(
+                "  {} ⊑ {}\n",
+                s.name, spec.structures[r.coarser.0].name
+            ));
+        }
+    }
+    out
+}
+
+fn ir_formula(
+    spec: &crate::ir::Spec,
+    f: &crate::ir::Formula,
+    roles: &[String],
+    vars: &[String],
+    ptr: Option<&str>,
+) -> String {
+    use crate::ir::{Formula as F, Rel};
+    let go = |x: &F| ir_formula(spec, x, roles, vars, ptr);
+    let v = |i: &usize| vars.get(*i).cloned().unwrap_or_else(|| format!("v{i}"));
+    let rl = |rs: &[usize]| {
+        rs.iter()
+            .map(|r| roles[*r].clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match f {
+        F::True => "true".into(),
+        F::False => "false".into(),
+        F::Eq(a, b) => format!("{} == {}", v(a), v(b)),
+        F::Field(r, a, b) => format!("{}({}, {})", roles[*r], v(a), v(b)),
+        F::Pointer(a) => format!("{}({})", ptr.unwrap_or("x"), v(a)),
+        F::Summary(a) => format!("sm({})", v(a)),
+        F::Pred(p, rs, args) => {
+            let args: Vec<String> = args.iter().map(v).collect();
+            format!(
+                "{}[{}]({})",
+                spec.predicates[p.0].name,
+                rl(rs),
+                args.join(", ")
+            )
+        }
+        F::Closure {
+            rel,
+            reflexive,
+            from,
+            to,
+        } => {
+            let name = match rel {
+                Rel::Field(r) => roles[*r].clone(),
+                Rel::Pred(p, rs) => format!("{}[{}]", spec.predicates[p.0].name, rl(rs)),
+            };
+            format!(
+                "{name}{}({}, {})",
+                if *reflexive { "*" } else { "+" },
+                v(from),
+                v(to)
+            )
+        }
+        F::Not(a) => match &**a {
+            F::Eq(x, y) => format!("{} != {}", v(x), v(y)),
+            _ => format!("!{}", go(a)),
+        },
+        F::And(a, b) => format!("({} && {})", go(a), go(b)),
+        F::Or(a, b) => format!("({} || {})", go(a), go(b)),
+        F::Implies(a, b) => format!("({} -> {})", go(a), go(b)),
+        F::Iff(a, b) => format!("({} <-> {})", go(a), go(b)),
+        F::Exists(x, b) => format!("(exists {}. {})", v(x), go(b)),
+        F::Forall(x, b) => format!("(forall {}. {})", v(x), go(b)),
+    }
+}
