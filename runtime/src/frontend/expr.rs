@@ -452,14 +452,7 @@ impl Lowerer<'_> {
         };
         let one = Expr::int(delta, IntTy::INT);
         let new = self.add(lv.clone(), one, e.span)?;
-        let new = self.convert(new, &lv.ty, e.span)?;
-        self.emit(
-            Op::Assign {
-                lhs: lv.clone(),
-                rhs: new,
-            },
-            line,
-        );
+        self.store(&lv, new, e.span, line)?;
         Ok(old.unwrap_or(lv))
     }
 
@@ -599,7 +592,13 @@ impl Lowerer<'_> {
             return Ok(lv);
         }
         let v = self.rvalue(rhs)?;
-        let v = self.convert(v, &lv.ty, rhs.span)?;
+        self.store(&lv, v, rhs.span, line)?;
+        Ok(lv)
+    }
+
+    /// Emits `lv = v` after converting `v` to the type of `lv`.
+    fn store(&mut self, lv: &Expr, v: Expr, span: Span, line: u32) -> Res<()> {
+        let v = self.convert(v, &lv.ty, span)?;
         self.emit(
             Op::Assign {
                 lhs: lv.clone(),
@@ -607,7 +606,7 @@ impl Lowerer<'_> {
             },
             line,
         );
-        Ok(lv)
+        Ok(())
     }
 
     fn compound_assign(&mut self, b: &Node<BinaryOperatorExpression>, line: u32) -> Res<Expr> {
@@ -617,14 +616,7 @@ impl Lowerer<'_> {
         }
         let r = self.rvalue(&b.node.rhs)?;
         let v = self.binary_values(&b.node.operator.node, lv.clone(), r, b.span)?;
-        let v = self.convert(v, &lv.ty, b.span)?;
-        self.emit(
-            Op::Assign {
-                lhs: lv.clone(),
-                rhs: v,
-            },
-            line,
-        );
+        self.store(&lv, v, b.span, line)?;
         Ok(lv)
     }
 
