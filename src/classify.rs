@@ -1,16 +1,642 @@
-//! `shapecheck classify`: placeholder until the classify module lands.
-use clap::Args;
+//! `shapecheck classify FILE.c`: which data structure each recursive struct type of a C program
+//! builds, decided on explicit-heap samples (seed 000, `SCGsFromExplicit` of Algorithm 2).
+//!
+//! Consumes a C program and a spec (the standard library, or `--spec FILE.shape`, optionally
+//! with the library added); produces, per recursive struct type, the samples used and every
+//! structure of the spec whose invariants all hold on every sample, for each injective binding
+//! of the struct's self-pointer fields to the structure's roles, with the refinement-minimal
+//! (finest) ones marked and a best pick (a finest binding that uses the most fields). Output is
+//! text or JSON. Exit code 0 when a classification was printed (possibly with no samples), 2 on
+//! bad input (unreadable or malformed C file or spec) with an error on stderr.
+
+use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
+use shapecheck_dsl::Diagnostic;
+use shapecheck_dsl::ast::Span;
+use shapecheck_dsl::compiled::CompiledSpec;
+use shapecheck_dsl::eval::{Evaluator, ExplicitHeap, Kleene};
+use shapecheck_dsl::ir::{InvId, InvUse, Spec, StructId};
+use shapecheck_runtime::explore::Limits;
+use shapecheck_runtime::frontend;
+use shapecheck_runtime::sample::{self, Collection, Points, Sample, TypeSamples};
+use std::fmt::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Arguments of `shapecheck classify`.
 #[derive(Args, Debug)]
 pub struct ClassifyArgs {
-    /// The C program.
-    pub file: std::path::PathBuf,
+    /// The C program (`.c` or preprocessed `.i`).
+    pub file: PathBuf,
+    /// Samples wanted per recursive struct type.
+    #[arg(short = 'k', long = "samples", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub k: u32,
+    /// Minimum number of nodes of a sample.
+    #[arg(short = 'd', long = "min-nodes", default_value_t = 4)]
+    pub d: u32,
+    /// Time limit of the exploration in seconds (0: none); what was sampled by then is used.
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
+    /// A spec file whose structures replace the standard library's.
+    #[arg(long)]
+    pub spec: Option<PathBuf>,
+    /// With `--spec`: use the standard library as well (the spec may refer to it).
+    #[arg(long, requires = "spec")]
+    pub with_library: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Also show every sample and every rejected binding with the invariant that failed.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Which states are sampled.
+    #[arg(long, value_enum, default_value_t = SampleAt::Boundaries)]
+    pub sample_at: SampleAt,
+    /// Maximum number of edges explored in total.
+    #[arg(long, default_value_t = Limits::default().max_steps)]
+    pub max_steps: u64,
+    /// Maximum number of live heap blocks in a state.
+    #[arg(long, default_value_t = Limits::default().max_heap)]
+    pub max_heap: usize,
+}
+
+/// Output formats.
+#[derive(Copy, Clone, Debug, ValueEnum)]
+pub enum Format {
+    /// Lines of text.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// Where samples are taken.
+#[derive(Copy, Clone, Debug, ValueEnum)]
+pub enum SampleAt {
+    /// Loop heads, function entries and returns.
+    Boundaries,
+    /// Every state (also in the middle of updates).
+    Every,
 }
 
 /// Runs the classification.
-pub fn run(_args: &ClassifyArgs) -> ExitCode {
-    eprintln!("classify: not implemented yet");
-    ExitCode::from(1)
+pub fn run(args: &ClassifyArgs) -> ExitCode {
+    let spec = match load_spec(args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let prog = match frontend::load(&args.file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let coll = sample::collect(&prog, config(args), limits(args));
+    // The standard library runs as code compiled by the proc macro; a user's `--spec` runs
+    // through the interpreter of the same IR (the two agree: library/tests/differential.rs).
+    let compiled = args.spec.is_none().then_some(&shapecheck_library::COMPILED);
+    let types: Vec<TypeReport> = coll
+        .types
+        .iter()
+        .map(|t| classify(&spec, compiled, t))
+        .collect();
+    match args.format {
+        Format::Text => print!("{}", text(args, &spec, &coll, &types)),
+        Format::Json => println!("{:#}", json(args, &spec, &coll, &types)),
+    }
+    ExitCode::SUCCESS
+}
+
+fn load_spec(args: &ClassifyArgs) -> Result<Spec, String> {
+    let Some(path) = &args.spec else {
+        return Ok(shapecheck_library::spec().clone());
+    };
+    let user =
+        std::fs::read_to_string(path).map_err(|e| format!("error: {}: {e}\n", path.display()))?;
+    let mut texts: Vec<&str> = vec![];
+    if args.with_library {
+        texts.extend(crate::specs::STANDARD.iter().map(|(_, t)| *t));
+    }
+    let offset = texts.iter().map(|t| t.len() + 1).sum();
+    texts.push(&user);
+    shapecheck_dsl::load_all(&texts).map_err(|e| {
+        let file = path.display().to_string();
+        let both = texts.join("\n");
+        e.iter()
+            .map(|d| match in_user_part(d, offset) {
+                Some(d) => d.render(&file, &user),
+                None => d.render(&format!("standard library + {file}"), &both),
+            })
+            .collect()
+    })
+}
+
+/// A diagnostic on the library followed by a user spec (separated by a newline), with its
+/// spans made relative to the user's text, if its primary span is there; secondary spans in
+/// the library are dropped.
+fn in_user_part(d: &Diagnostic, offset: usize) -> Option<Diagnostic> {
+    let shift = |s: &Span| {
+        (s.start >= offset).then(|| Span {
+            start: s.start - offset,
+            end: s.end - offset,
+        })
+    };
+    let mut out = d.clone();
+    out.primary = shift(&d.primary)?;
+    out.secondary = d
+        .secondary
+        .iter()
+        .filter_map(|(s, l)| Some((shift(s)?, l.clone())))
+        .collect();
+    Some(out)
+}
+
+fn config(args: &ClassifyArgs) -> sample::Config {
+    sample::Config {
+        k: args.k as usize,
+        d: args.d as usize,
+        points: match args.sample_at {
+            SampleAt::Boundaries => Points::Boundaries,
+            SampleAt::Every => Points::Every,
+        },
+    }
+}
+
+fn limits(args: &ClassifyArgs) -> Limits {
+    Limits {
+        max_steps: args.max_steps,
+        max_heap: args.max_heap,
+        timeout: (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout)),
+        ..Limits::default()
+    }
+}
+
+/// A structure with its roles bound to fields (`fields[i]` is bound to role `i`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Binding {
+    structure: StructId,
+    fields: Vec<String>,
+}
+
+/// A binding whose invariants failed: the invariant instance and the sample (0-based, among
+/// the samples used).
+struct Rejection {
+    binding: Binding,
+    invariant: String,
+    sample: usize,
+}
+
+/// The classification of one recursive type.
+struct TypeReport {
+    /// Enabled bindings with whether each is finest, finest first.
+    enabled: Vec<(Binding, bool)>,
+    /// Rejected bindings.
+    rejected: Vec<Rejection>,
+    /// Structures with more roles than the type has self-pointer fields.
+    unbindable: Vec<StructId>,
+}
+
+/// Evaluates every structure of `spec` under every binding on the samples of one type.
+fn classify(spec: &Spec, compiled: Option<&CompiledSpec>, ts: &TypeSamples) -> TypeReport {
+    let mut r = TypeReport {
+        enabled: vec![],
+        rejected: vec![],
+        unbindable: vec![],
+    };
+    let used = ts.used();
+    if used.is_empty() {
+        return r;
+    }
+    let heaps: Vec<ExplicitHeap> = used.iter().map(|s| heap(ts, s)).collect();
+    let evals: Vec<Evaluator> = heaps.iter().map(|h| Evaluator::new(spec, h)).collect();
+    let holds = |inv: InvId, fields: &[String], sample: usize| match compiled {
+        Some(c) => {
+            let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+            (c.invariants[inv.0].eval2)(&heaps[sample], &fields)
+        }
+        None => evals[sample].invariant(inv, fields) == Kleene::True,
+    };
+    let names: Vec<String> = ts.ty.fields.iter().map(|f| f.name.clone()).collect();
+    let mut enabled = vec![];
+    for (i, st) in spec.structures.iter().enumerate() {
+        let structure = StructId(i);
+        if st.roles.len() > names.len() {
+            r.unbindable.push(structure);
+            continue;
+        }
+        for a in assignments(names.len(), st.roles.len()) {
+            let fields = a.iter().map(|f| names[*f].clone()).collect();
+            let binding = Binding { structure, fields };
+            match first_failure(spec, &holds, heaps.len(), &st.invariants, &binding.fields) {
+                None => enabled.push(binding),
+                Some((invariant, sample)) => r.rejected.push(Rejection {
+                    binding,
+                    invariant,
+                    sample,
+                }),
+            }
+        }
+    }
+    r.enabled = mark_finest(spec, enabled);
+    r
+}
+
+/// The explicit heap of a sample, with the root pointer named after its variable.
+fn heap(ts: &TypeSamples, s: &Sample) -> ExplicitHeap {
+    let edges = s
+        .shape
+        .edge_list()
+        .map(|(n, i, t)| ((n, ts.ty.fields[i].name.clone()), t))
+        .collect();
+    ExplicitHeap {
+        nodes: s.shape.nodes(),
+        edges,
+        pointers: [(s.root.clone(), 0)].into(),
+    }
+}
+
+/// The injective maps from `roles` roles to `n` fields, as field indices by role, in
+/// lexicographic order.
+fn assignments(n: usize, roles: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![];
+    let mut cur = vec![];
+    extend(n, roles, &mut cur, &mut out);
+    out
+}
+
+fn extend(n: usize, roles: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    if cur.len() == roles {
+        out.push(cur.clone());
+        return;
+    }
+    for f in 0..n {
+        if !cur.contains(&f) {
+            cur.push(f);
+            extend(n, roles, cur, out);
+            cur.pop();
+        }
+    }
+}
+
+/// The first invariant instance that is not true on some sample, with that sample.
+fn first_failure(
+    spec: &Spec,
+    holds: &dyn Fn(InvId, &[String], usize) -> bool,
+    samples: usize,
+    invs: &[InvUse],
+    fields: &[String],
+) -> Option<(String, usize)> {
+    for u in invs {
+        let bound: Vec<String> = u.roles.iter().map(|r| fields[*r].clone()).collect();
+        for i in 0..samples {
+            if !holds(u.inv, &bound, i) {
+                let name = &spec.invariants[u.inv.0].name;
+                return Some((format!("{name}[{}]", bound.join(", ")), i));
+            }
+        }
+    }
+    None
+}
+
+/// Whether `a` is strictly finer than `b` through the spec's refinement edges (transitively).
+fn finer(spec: &Spec, a: &Binding, b: &Binding, depth: usize) -> bool {
+    if depth > spec.structures.len() {
+        return false;
+    }
+    spec.structures[a.structure.0].refines.iter().any(|r| {
+        let coarser = Binding {
+            structure: r.coarser,
+            fields: r.roles.iter().map(|i| a.fields[*i].clone()).collect(),
+        };
+        coarser == *b || finer(spec, &coarser, b, depth + 1)
+    })
+}
+
+/// The enabled bindings with a flag telling whether no other enabled binding is finer; finest
+/// first, otherwise in spec and field order.
+fn mark_finest(spec: &Spec, enabled: Vec<Binding>) -> Vec<(Binding, bool)> {
+    let flags: Vec<bool> = enabled
+        .iter()
+        .map(|b| !enabled.iter().any(|o| finer(spec, o, b, 0)))
+        .collect();
+    let mut out: Vec<(Binding, bool)> = enabled.into_iter().zip(flags).collect();
+    out.sort_by_key(|(_, fine)| !fine);
+    out
+}
+
+/// The best picks: for each structure among the finest bindings that use the most fields, its
+/// first binding (fields in declaration order first).
+fn best(r: &TypeReport) -> Vec<&Binding> {
+    let finest = r.enabled.iter().filter(|(_, f)| *f).map(|(b, _)| b);
+    let most = finest.clone().map(|b| b.fields.len()).max().unwrap_or(0);
+    let mut out: Vec<&Binding> = vec![];
+    for b in finest.filter(|b| b.fields.len() == most) {
+        if !out.iter().any(|o| o.structure == b.structure) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// `dll[f=succ, b=pred]`.
+fn show(spec: &Spec, b: &Binding) -> String {
+    let st = &spec.structures[b.structure.0];
+    let pairs: Vec<String> = st
+        .roles
+        .iter()
+        .zip(&b.fields)
+        .map(|(r, f)| format!("{r}={f}"))
+        .collect();
+    format!("{}[{}]", st.name, pairs.join(", "))
+}
+
+fn sample_origin(s: &Sample) -> String {
+    format!(
+        "root `{}` in {} at line {}, a {}",
+        s.root,
+        s.func,
+        s.line,
+        s.site.describe()
+    )
+}
+
+fn header(args: &ClassifyArgs, c: &Collection) -> String {
+    let run = format!(
+        "{} steps, {} states sampled, {:.2} s",
+        c.stats.steps, c.sampled, c.seconds
+    );
+    let file = args.file.display();
+    let (k, d) = (args.k, args.d);
+    if c.enough {
+        return format!("{file}: {k} samples of >= {d} nodes for every recursive type ({run})");
+    }
+    let ended = if c.reasons.is_empty() {
+        "the exploration was complete".to_string()
+    } else {
+        format!("the exploration ended incomplete: {}", c.reasons.join("; "))
+    };
+    format!(
+        "{file}: fewer than {k} samples of >= {d} nodes for some recursive type, and {ended}; \
+         classifying with what was found ({run})"
+    )
+}
+
+fn text(args: &ClassifyArgs, spec: &Spec, c: &Collection, types: &[TypeReport]) -> String {
+    let mut out = header(args, c);
+    out.push('\n');
+    if c.types.is_empty() {
+        out.push_str("no recursive struct types (no struct has a pointer to its own type)\n");
+    }
+    for (ts, r) in c.types.iter().zip(types) {
+        type_text(&mut out, args, spec, ts, r);
+    }
+    out
+}
+
+fn type_text(out: &mut String, args: &ClassifyArgs, spec: &Spec, ts: &TypeSamples, r: &TypeReport) {
+    let name = &ts.ty.name;
+    let fields: Vec<&str> = ts.ty.fields.iter().map(|f| f.name.as_str()).collect();
+    if !ts.wanted && !args.verbose {
+        return;
+    }
+    let _ = write!(out, "{name} (self-pointer fields: {}): ", fields.join(", "));
+    let used = ts.used();
+    let Some(site) = ts.site() else {
+        let why = if ts.wanted {
+            format!(
+                "no sample of >= {} nodes found; nothing to classify",
+                args.d
+            )
+        } else {
+            "no pointer variable has this type; not sampled".into()
+        };
+        let _ = writeln!(out, "{why}");
+        return;
+    };
+    let sizes: Vec<String> = used.iter().map(|s| s.shape.nodes().to_string()).collect();
+    let unused = ts.samples.len() - used.len();
+    let _ = write!(
+        out,
+        "{} sample{} at {}, nodes {}",
+        used.len(),
+        if used.len() == 1 { "" } else { "s" },
+        site.plural(),
+        sizes.join(", ")
+    );
+    let _ = match unused {
+        0 => writeln!(out),
+        n => writeln!(out, " ({n} more elsewhere, not used)"),
+    };
+    if args.verbose {
+        samples_text(out, ts);
+    }
+    for (b, fine) in &r.enabled {
+        let mark = if *fine { " (finest)" } else { "" };
+        let _ = writeln!(out, "{name}: {}{mark}", show(spec, b));
+    }
+    let (rejected, unbindable) = not_enabled(spec, r);
+    if !rejected.is_empty() {
+        let _ = writeln!(out, "{name}: not enabled: {}", rejected.join(", "));
+    }
+    if !unbindable.is_empty() {
+        let _ = writeln!(
+            out,
+            "{name}: not applicable (more roles than the {} self-pointer field{}): {}",
+            fields.len(),
+            if fields.len() == 1 { "" } else { "s" },
+            unbindable.join(", ")
+        );
+    }
+    if args.verbose {
+        for j in &r.rejected {
+            let _ = writeln!(
+                out,
+                "  rejected {}: {} is false on sample {} ({})",
+                show(spec, &j.binding),
+                j.invariant,
+                j.sample + 1,
+                sample_origin(used[j.sample])
+            );
+        }
+    }
+    let picks: Vec<String> = best(r).iter().map(|b| show(spec, b)).collect();
+    if picks.is_empty() {
+        let _ = writeln!(out, "{name} => none of the spec's structures");
+    } else {
+        let _ = writeln!(out, "{name} => {}", picks.join(" or "));
+    }
+}
+
+/// The samples used, numbered, then the others.
+fn samples_text(out: &mut String, ts: &TypeSamples) {
+    let used = ts.used();
+    let others = ts.samples.iter().filter(|s| Some(s.site) != ts.site());
+    let numbered = used
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (format!("sample {}", i + 1), *s));
+    let rest = others.map(|s| ("not used".to_string(), s));
+    for (label, s) in numbered.chain(rest) {
+        let _ = writeln!(
+            out,
+            "  {label}: {}, {} nodes: {}",
+            sample_origin(s),
+            s.shape.nodes(),
+            s.shape.describe(&ts.ty.fields)
+        );
+    }
+}
+
+/// The names of the structures with no enabled binding: those whose every binding was
+/// rejected, and those with more roles than the type has self-pointer fields.
+fn not_enabled<'s>(spec: &'s Spec, r: &TypeReport) -> (Vec<&'s str>, Vec<&'s str>) {
+    let mut out = (vec![], vec![]);
+    for (i, st) in spec.structures.iter().enumerate() {
+        if r.enabled.iter().any(|(b, _)| b.structure.0 == i) {
+            continue;
+        }
+        if r.unbindable.contains(&StructId(i)) {
+            out.1.push(st.name.as_str());
+        } else {
+            out.0.push(st.name.as_str());
+        }
+    }
+    out
+}
+
+fn json(args: &ClassifyArgs, spec: &Spec, c: &Collection, types: &[TypeReport]) -> Value {
+    let types: Vec<Value> = c
+        .types
+        .iter()
+        .zip(types)
+        .map(|(ts, r)| type_json(spec, ts, r))
+        .collect();
+    json!({
+        "file": args.file.display().to_string(),
+        "k": args.k,
+        "d": args.d,
+        "exploration": {
+            "enough_samples": c.enough,
+            "reasons": c.reasons,
+            "steps": c.stats.steps,
+            "states": c.stats.states,
+            "states_sampled": c.sampled,
+            "seconds": c.seconds,
+        },
+        "types": types,
+    })
+}
+
+fn binding_json(spec: &Spec, b: &Binding) -> Value {
+    let roles = &spec.structures[b.structure.0].roles;
+    let map: serde_json::Map<String, Value> = roles
+        .iter()
+        .zip(&b.fields)
+        .map(|(r, f)| (r.clone(), Value::from(f.as_str())))
+        .collect();
+    json!({
+        "structure": spec.structures[b.structure.0].name,
+        "binding": map,
+        "text": show(spec, b),
+    })
+}
+
+fn type_json(spec: &Spec, ts: &TypeSamples, r: &TypeReport) -> Value {
+    let sample = |s: &Sample| {
+        let edges: Vec<Value> = s
+            .shape
+            .edge_list()
+            .map(|(n, i, t)| json!([n, ts.ty.fields[i].name, t]))
+            .collect();
+        json!({"root": s.root, "function": s.func, "line": s.line, "site": s.site.describe(),
+               "nodes": s.shape.nodes(), "edges": edges})
+    };
+    let samples: Vec<Value> = ts.used().into_iter().map(sample).collect();
+    let others: Vec<Value> = ts
+        .samples
+        .iter()
+        .filter(|s| Some(s.site) != ts.site())
+        .map(sample)
+        .collect();
+    let enabled: Vec<Value> = r
+        .enabled
+        .iter()
+        .map(|(b, fine)| {
+            let mut v = binding_json(spec, b);
+            v["finest"] = Value::from(*fine);
+            v
+        })
+        .collect();
+    let rejected: Vec<Value> = r
+        .rejected
+        .iter()
+        .map(|j| {
+            let mut v = binding_json(spec, &j.binding);
+            v["invariant"] = Value::from(j.invariant.as_str());
+            v["sample"] = Value::from(j.sample);
+            v
+        })
+        .collect();
+    let unbindable: Vec<&str> = r
+        .unbindable
+        .iter()
+        .map(|s| spec.structures[s.0].name.as_str())
+        .collect();
+    let best: Vec<String> = best(r).iter().map(|b| show(spec, b)).collect();
+    json!({
+        "struct": ts.ty.name,
+        "fields": ts.ty.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+        "sampled": ts.wanted,
+        "samples": samples,
+        "unused_samples": others,
+        "enabled": enabled,
+        "best": best,
+        "rejected": rejected,
+        "unbindable": unbindable,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assignments_are_injective_and_ordered() {
+        assert_eq!(assignments(2, 2), vec![vec![0, 1], vec![1, 0]]);
+        assert_eq!(assignments(3, 2).len(), 6);
+        assert_eq!(assignments(1, 2).len(), 0);
+        assert_eq!(assignments(3, 0), vec![Vec::<usize>::new()]);
+    }
+
+    #[test]
+    fn dll_is_finer_than_sll_and_treep_than_tree() {
+        let spec = crate::specs::standard();
+        let id = |n: &str| StructId(spec.structures.iter().position(|s| s.name == n).unwrap());
+        let b = |s: &str, f: &[&str]| Binding {
+            structure: id(s),
+            fields: f.iter().map(|x| x.to_string()).collect(),
+        };
+        assert!(finer(&spec, &b("dll", &["n", "p"]), &b("sll", &["n"]), 0));
+        assert!(!finer(&spec, &b("dll", &["n", "p"]), &b("sll", &["p"]), 0));
+        assert!(finer(
+            &spec,
+            &b("treep", &["l", "r", "p"]),
+            &b("tree", &["l", "r"]),
+            0
+        ));
+        assert!(!finer(&spec, &b("sll", &["n"]), &b("dll", &["n", "p"]), 0));
+    }
+
+    #[test]
+    fn standard_library_has_the_seed_structures() {
+        let spec: Spec = crate::specs::standard();
+        for n in ["sll", "dll", "tree", "treep", "csll"] {
+            assert!(spec.structures.iter().any(|s| s.name == n), "{n}");
+        }
+    }
 }

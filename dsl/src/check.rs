@@ -6,8 +6,9 @@
 //! 3. formulas: free or shadowed variables, closures only of binary relations, the tracked
 //!    pointer used only where declared, `sm` and fields applied to the right number of nodes;
 //! 4. stratification: a predicate uses only predicates declared before it (no recursion);
-//! 5. the lattice: acyclic refinement, `requires` acyclic, and each refinement monotone (the
-//!    finer structure's finest generator contains the coarser one's predicates).
+//! 5. the lattice: at most `lattice::MAX_FAMILIES` families per structure, acyclic refinement,
+//!    `requires` acyclic, and each refinement monotone (the finer structure's finest generator
+//!    contains the coarser one's predicates).
 
 use crate::ast::{self, Closure, FormulaKind, Ident, Item, Quantifier, Span};
 use crate::diag::Diagnostic;
@@ -105,8 +106,9 @@ impl<'a> Decls<'a> {
         }
         for p in &self.preds {
             dup_names(&p.roles.iter().collect::<Vec<_>>(), "role", &mut errs);
-            let mut params: Vec<&Ident> = p.params.iter().collect();
-            params.extend(p.pointer.iter());
+            // In source order: the pointer `<x>` is written before the node parameters.
+            let mut params: Vec<&Ident> = p.pointer.iter().collect();
+            params.extend(p.params.iter());
             dup_names(&params, "parameter", &mut errs);
         }
         for i in &self.invs {
@@ -199,11 +201,7 @@ fn role_args(args: &[Ident], roles: &BTreeSet<&str>, errs: &mut Vec<Diagnostic>)
     }
 }
 
-fn unknown<'a, S: AsRef<str>>(
-    kind: &str,
-    name: &Ident,
-    known: impl Iterator<Item = S>,
-) -> Diagnostic {
+fn unknown<S: AsRef<str>>(kind: &str, name: &Ident, known: impl Iterator<Item = S>) -> Diagnostic {
     let known: Vec<String> = known.map(|k| format!("`{}`", k.as_ref())).collect();
     let d = Diagnostic::error(format!("unknown {kind} `{}`", name.name), name.span);
     if known.is_empty() {
@@ -515,9 +513,10 @@ impl<'a> Scope<'a> {
             errs.push(
                 Diagnostic::error(
                     format!(
-                        "wrong arity for predicate `{}` (expected {} field roles, found {})",
+                        "wrong arity for predicate `{}` (expected {} field role{}, found {})",
                         name.name,
                         decl.roles.len(),
+                        if decl.roles.len() == 1 { "" } else { "s" },
                         roles.len()
                     ),
                     span,
@@ -536,13 +535,7 @@ impl<'a> Scope<'a> {
         }
         let arity = decl.params.len();
         match closure {
-            Some(c) if arity == 2 && vars.len() == 2 => Formula::Closure {
-                rel: Rel::Pred(PredId(id), role_ids),
-                reflexive: c == Closure::Star,
-                from: vars[0],
-                to: vars[1],
-            },
-            Some(_) => {
+            Some(_) if arity != 2 => {
                 errs.push(
                     Diagnostic::error(
                         format!(
@@ -558,7 +551,7 @@ impl<'a> Scope<'a> {
                 );
                 Formula::False
             }
-            None if vars.len() != arity => {
+            _ if vars.len() != arity => {
                 errs.push(Diagnostic::error(
                     format!(
                         "wrong number of nodes for predicate `{}` (expected {arity}, found {})",
@@ -569,6 +562,12 @@ impl<'a> Scope<'a> {
                 ));
                 Formula::False
             }
+            Some(c) => Formula::Closure {
+                rel: Rel::Pred(PredId(id), role_ids),
+                reflexive: c == Closure::Star,
+                from: vars[0],
+                to: vars[1],
+            },
             None => Formula::Pred(PredId(id), role_ids, vars),
         }
     }
@@ -580,7 +579,14 @@ fn stratification(d: &Decls) -> Vec<Diagnostic> {
     let mut errs = vec![];
     for (i, p) in d.preds.iter().enumerate() {
         let mut uses = vec![];
-        pred_uses(&p.body, &mut uses);
+        // Atoms without roles that name a role, the pointer or `sm` are core predicates (as in
+        // `Scope::atom`), even when a predicate has the same name.
+        let core = |n: &str| {
+            p.roles.iter().any(|r| r.name == n)
+                || p.pointer.as_ref().is_some_and(|x| x.name == n)
+                || n == "sm"
+        };
+        pred_uses(&p.body, &core, &mut uses);
         for u in uses {
             let Some((j, decl)) = d.pred(&u.name) else {
                 continue;
@@ -602,18 +608,20 @@ fn stratification(d: &Decls) -> Vec<Diagnostic> {
     errs
 }
 
-fn pred_uses<'a>(f: &'a ast::Formula, out: &mut Vec<&'a Ident>) {
+fn pred_uses<'a>(f: &'a ast::Formula, core: &dyn Fn(&str) -> bool, out: &mut Vec<&'a Ident>) {
     match &f.kind {
-        FormulaKind::Atom { name, .. } => out.push(name),
-        FormulaKind::Not(a) => pred_uses(a, out),
+        FormulaKind::Atom { name, roles, .. } if roles.is_some() || !core(&name.name) => {
+            out.push(name)
+        }
+        FormulaKind::Not(a) => pred_uses(a, core, out),
         FormulaKind::And(a, b)
         | FormulaKind::Or(a, b)
         | FormulaKind::Implies(a, b)
         | FormulaKind::Iff(a, b) => {
-            pred_uses(a, out);
-            pred_uses(b, out);
+            pred_uses(a, core, out);
+            pred_uses(b, core, out);
         }
-        FormulaKind::Quant { body, .. } => pred_uses(body, out),
+        FormulaKind::Quant { body, .. } => pred_uses(body, core, out),
         _ => {}
     }
 }
@@ -677,6 +685,20 @@ fn structures(d: &Decls, out: &mut ir::Spec) -> Vec<Diagnostic> {
 fn lattice(d: &Decls, spec: &ir::Spec) -> Vec<Diagnostic> {
     let mut errs = vec![];
     for (i, s) in spec.structures.iter().enumerate() {
+        if s.families.len() > crate::lattice::MAX_FAMILIES {
+            errs.push(
+                Diagnostic::error(
+                    format!(
+                        "structure `{}` has {} families (at most {})",
+                        s.name,
+                        s.families.len(),
+                        crate::lattice::MAX_FAMILIES
+                    ),
+                    d.structs[i].name.span,
+                )
+                .with_note("its generators are the subsets of its families; merge some families"),
+            );
+        }
         if let Some(cycle) = refinement_cycle(spec, StructId(i)) {
             let names: Vec<String> = cycle
                 .iter()
@@ -751,4 +773,559 @@ fn requires_cycle(s: &ir::Structure, start: usize) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    //! One group of tests per check, each asserting the message and the span (line:col and the
+    //! text under it) of every diagnostic, in order.
+    use super::*;
+    use crate::diag::line_col;
+
+    /// A diagnostic as `(line:col, spanned text, message)`.
+    type Found = (String, String, String);
+
+    fn at(text: &str, span: Span) -> (String, String) {
+        let (l, c) = line_col(text, span.start);
+        (format!("{l}:{c}"), text[span.start..span.end].to_string())
+    }
+
+    fn errors(text: &str) -> Vec<Found> {
+        let ast = crate::parser::parse(text).unwrap_or_else(|e| panic!("{}", e.message));
+        match check(&ast) {
+            Ok(_) => vec![],
+            Err(ds) => ds
+                .iter()
+                .map(|d| {
+                    let (pos, s) = at(text, d.primary);
+                    (pos, s, d.message.clone())
+                })
+                .collect(),
+        }
+    }
+
+    fn e(pos: &str, spanned: &str, msg: &str) -> Found {
+        (pos.into(), spanned.into(), msg.into())
+    }
+
+    /// The one diagnostic of `text`.
+    fn only(text: &str) -> Diagnostic {
+        let ast = crate::parser::parse(text).unwrap_or_else(|e| panic!("{}", e.message));
+        let mut ds = check(&ast).expect_err("rejected");
+        assert_eq!(ds.len(), 1, "{ds:#?}");
+        ds.remove(0)
+    }
+
+    const REACH: &str = "predicate reach[f]<x>(v) := exists u. x(u) && f*(u, v);\n";
+
+    // ------------------------------------------------------------ duplicates (names, part 1)
+
+    #[test]
+    fn duplicate_declarations_point_at_the_second_and_note_the_first() {
+        let text = "predicate p[f](v) := true;\npredicate p[g](w) := true;\n";
+        let d = only(text);
+        assert_eq!(d.message, "duplicate predicate `p`");
+        assert_eq!(at(text, d.primary), ("2:11".into(), "p".into()));
+        assert_eq!(d.secondary.len(), 1);
+        assert_eq!(at(text, d.secondary[0].0), ("1:11".into(), "p".into()));
+        assert_eq!(d.secondary[0].1, "first declared here");
+    }
+
+    #[test]
+    fn duplicates_of_every_kind_are_reported_together() {
+        let text = "invariant i[f] := true;\ninvariant i[f] := true;\n\
+                    structure s[f] { }\nstructure s[g] { }\n\
+                    predicate q[f, f](v, v) := true;\n\
+                    predicate r[f]<v>(v) := true;\n\
+                    invariant j[a, a] := true;\n\
+                    structure t[f, f] { family a = q[f]; family a = q[f]; }\n";
+        assert_eq!(
+            errors(text),
+            [
+                e("2:11", "i", "duplicate invariant `i`"),
+                e("4:11", "s", "duplicate structure `s`"),
+                e("5:16", "f", "duplicate role `f`"),
+                e("5:22", "v", "duplicate parameter `v`"),
+                e("6:19", "v", "duplicate parameter `v`"),
+                e("7:16", "a", "duplicate role `a`"),
+                e("8:16", "f", "duplicate role `f`"),
+                e("8:45", "a", "duplicate family `a`"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_duplicate_parameter_notes_the_earlier_one_in_the_source() {
+        // The pointer `<v>` comes first in the text.
+        let text = "predicate r[f]<v>(v) := true;";
+        let d = only(text);
+        assert_eq!(at(text, d.primary).0, "1:19");
+        assert_eq!(at(text, d.secondary[0].0).0, "1:16");
+    }
+
+    #[test]
+    fn different_kinds_may_share_a_name() {
+        let text = "predicate tree[l, r](v) := true;\ninvariant tree[l, r] := true;\n\
+                    structure tree[l, r] { invariant tree[l, r]; family tree = tree[l, r]; }\n";
+        assert_eq!(errors(text), []);
+    }
+
+    // ------------------------------------------------------------ 1. names
+
+    #[test]
+    fn unknown_names_in_structures() {
+        let text = format!(
+            "{REACH}invariant acyclic[f] := true;\n\
+             structure s[f] refines t[f] {{\n\
+             invariant acyclc[f], acyclic[g];\n\
+             family a = rech[f], reach[h] requires b;\n\
+             abstract c;\n}}\n"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                e("3:24", "t", "unknown structure `t`"),
+                e("4:11", "acyclc", "unknown invariant `acyclc`"),
+                e("4:30", "g", "unknown role `g`"),
+                e("5:12", "rech", "unknown predicate `rech`"),
+                e("5:27", "h", "unknown role `h`"),
+                e("5:39", "b", "unknown family `b`"),
+                e("6:10", "c", "unknown family `c`"),
+            ]
+        );
+    }
+
+    #[test]
+    fn unknown_names_list_the_known_ones_in_a_note() {
+        let text = format!("{REACH}structure s[f] {{ family a = rech[f]; }}");
+        let d = only(&text);
+        assert_eq!(d.notes, ["known: `reach`"]);
+        let d = only("structure s[f] { invariant acyclic[f]; }");
+        assert_eq!(d.message, "unknown invariant `acyclic`");
+        assert_eq!(d.notes, ["no invariant is declared"]);
+        let d = only("structure s[f] { abstract a; }");
+        assert_eq!(d.notes, ["no family is declared"]);
+    }
+
+    #[test]
+    fn refinement_roles_are_the_finer_structures() {
+        let text = "structure a[f] { }\nstructure b[g] refines a[f] { }\n";
+        assert_eq!(errors(text), [e("2:26", "f", "unknown role `f`")]);
+    }
+
+    // ------------------------------------------------------------ 2. arity and roles
+
+    #[test]
+    fn node_parameters_are_one_or_two() {
+        let text = "predicate p[f](u, v, w) := true;\npredicate q[f](v) := true;\n";
+        assert_eq!(
+            errors(text),
+            [e(
+                "1:11",
+                "p",
+                "predicate `p` has 3 node parameters (expected 1 or 2)"
+            )]
+        );
+    }
+
+    #[test]
+    fn role_counts_of_instances() {
+        let text = format!(
+            "{REACH}invariant inv[f, b] := true;\n\
+             structure s[f] {{ }}\n\
+             structure t[f, b] refines s[f, b] {{\n\
+             invariant inv[f];\n\
+             family a = reach[], reach[f, b];\n}}\n"
+        );
+        assert_eq!(
+            errors(&text),
+            [
+                e(
+                    "4:27",
+                    "s[f, b]",
+                    "wrong arity for structure `s` (expected 1 field role, found 2)"
+                ),
+                e(
+                    "5:11",
+                    "inv[f]",
+                    "wrong arity for invariant `inv` (expected 2 field roles, found 1)"
+                ),
+                e(
+                    "6:12",
+                    "reach[]",
+                    "wrong arity for predicate `reach` (expected 1 field role, found 0)"
+                ),
+                e(
+                    "6:21",
+                    "reach[f, b]",
+                    "wrong arity for predicate `reach` (expected 1 field role, found 2)"
+                ),
+            ]
+        );
+        let d = only("invariant inv[f, b] := true;\nstructure s[f] { invariant inv[f]; }");
+        assert_eq!(d.secondary[0].1, "declared here");
+        assert_eq!(d.secondary[0].0, Span { start: 10, end: 13 });
+    }
+
+    // ------------------------------------------------------------ 3. formulas
+
+    #[test]
+    fn free_variables() {
+        let text = "predicate p[f](v) := f(v, w);\n\
+                    invariant i[f] := (exists u. f(u, u)) && u == u;\n";
+        assert_eq!(
+            errors(text),
+            [
+                e("1:27", "w", "free variable `w`"),
+                e("2:42", "u", "free variable `u`"),
+                e("2:47", "u", "free variable `u`"),
+            ]
+        );
+        let d = only("invariant i[f] := exists w. f(v, w);\npredicate p[f](v) := true;");
+        assert_eq!(d.message, "free variable `v`");
+    }
+
+    #[test]
+    fn shadowing() {
+        let text = "predicate p[f](v) := exists v. f(v, v);\n\
+                    invariant i[f] := forall u. exists w, u. true;\n\
+                    invariant j[f] := (forall u. true) && (forall u. true);\n";
+        assert_eq!(
+            errors(text),
+            [
+                e("1:29", "v", "variable `v` shadows an outer variable"),
+                e("2:39", "u", "variable `u` shadows an outer variable"),
+            ]
+        );
+    }
+
+    #[test]
+    fn closure_only_of_binary_relations() {
+        let text = "predicate c[f](v) := f+(v, v);\n\
+                    predicate d[f]<x>(v, w) := c[f]+(v, w) || x*(v) || sm+(v);\n";
+        assert_eq!(
+            errors(text),
+            [
+                e(
+                    "2:28",
+                    "c[f]+(v, w)",
+                    "transitive closure of `c`, which is not a binary relation"
+                ),
+                e(
+                    "2:43",
+                    "x*(v)",
+                    "`x` is a unary predicate: it takes one node and no closure"
+                ),
+                e(
+                    "2:52",
+                    "sm+(v)",
+                    "`sm` is a unary predicate: it takes one node and no closure"
+                ),
+            ]
+        );
+        let d = only("predicate c[f](v) := true;\npredicate d[f](v, w) := c[f]*(v, w);");
+        assert_eq!(d.secondary[0].1, "`c` has 1 node parameter(s)");
+    }
+
+    #[test]
+    fn closure_of_a_binary_predicate_with_the_wrong_node_count_is_a_node_count_error() {
+        let text = "predicate t[f](v, w) := f(v, w);\npredicate p[f](v) := t[f]+(v);\n";
+        assert_eq!(
+            errors(text),
+            [e(
+                "2:22",
+                "t[f]+(v)",
+                "wrong number of nodes for predicate `t` (expected 2, found 1)"
+            )]
+        );
+    }
+
+    #[test]
+    fn tracked_pointer_only_where_declared() {
+        let text = format!(
+            "{REACH}predicate p[f](v) := x(v);\n\
+             predicate q[f](v) := reach[f](v);\n\
+             invariant i[f] := forall v. reach[f](v);\n\
+             predicate r[f]<y>(v) := reach[f](v) && y(v);\n"
+        );
+        let msg =
+            "predicate `reach` is indexed by a tracked pointer, but this declaration has none";
+        assert_eq!(
+            errors(&text),
+            [
+                e("2:22", "x", "unknown name `x`"),
+                e("3:22", "reach[f](v)", msg),
+                e("4:29", "reach[f](v)", msg),
+            ]
+        );
+    }
+
+    #[test]
+    fn node_counts() {
+        let text = "predicate c[f](v) := true;\n\
+                    predicate p[f]<x>(v, w) := f(v) || c[f](v, w) || sm(v, w) || x(v, w);\n";
+        assert_eq!(
+            errors(text),
+            [
+                e(
+                    "2:28",
+                    "f(v)",
+                    "wrong number of nodes for field `f` (expected 2, found 1)"
+                ),
+                e(
+                    "2:36",
+                    "c[f](v, w)",
+                    "wrong number of nodes for predicate `c` (expected 1, found 2)"
+                ),
+                e(
+                    "2:50",
+                    "sm(v, w)",
+                    "`sm` is a unary predicate: it takes one node and no closure"
+                ),
+                e(
+                    "2:62",
+                    "x(v, w)",
+                    "`x` is a unary predicate: it takes one node and no closure"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn names_and_roles_in_formulas() {
+        let text = "predicate t[f](v, w) := true;\n\
+                    predicate p[f](v) := g(v, v) || t[g](v, v) || t(v, v);\n";
+        assert_eq!(
+            errors(text),
+            [
+                e("2:22", "g", "unknown name `g`"),
+                e("2:35", "g", "unknown role `g`"),
+                e(
+                    "2:47",
+                    "t(v, v)",
+                    "wrong arity for predicate `t` (expected 1 field role, found 0)"
+                ),
+            ]
+        );
+        let d = only("predicate t[f](v) := g(v, v);");
+        assert_eq!(d.notes, ["known: `f`, `sm`, `t`"]);
+    }
+
+    // ------------------------------------------------------------ 4. stratification
+
+    #[test]
+    fn later_predicates_and_recursion() {
+        let text = "predicate a[f](v) := b[f](v);\n\
+                    predicate b[f](v) := b[f](v) || a[f](v);\n";
+        assert_eq!(
+            errors(text),
+            [
+                e(
+                    "1:22",
+                    "b",
+                    "predicate `a` uses a predicate declared after it: `b`"
+                ),
+                e("2:22", "b", "predicate `b` uses itself: `b`"),
+            ]
+        );
+        let d = only("predicate a[f](v) := a[f](v);");
+        assert_eq!(
+            d.secondary,
+            [(Span { start: 10, end: 11 }, "declared here".into())]
+        );
+        assert_eq!(d.notes.len(), 1);
+    }
+
+    #[test]
+    fn a_role_named_like_a_later_predicate_is_a_field() {
+        // `f(v, v)` is the field bound to role `f`, not the predicate `f` declared later.
+        let text = "predicate c[f](v) := f(v, v) && sm(v);\npredicate f[g](v) := true;\n\
+                    predicate sm[g](v) := true;\npredicate d[f](v) := f[f](v);\n";
+        assert_eq!(errors(text), []);
+        // With roles it is the predicate.
+        let text = "predicate c[f](v) := f[f](v);\npredicate f[g](v) := true;\n";
+        assert_eq!(
+            errors(text),
+            [e(
+                "1:22",
+                "f",
+                "predicate `c` uses a predicate declared after it: `f`"
+            )]
+        );
+    }
+
+    #[test]
+    fn invariants_may_use_every_predicate() {
+        let text = "invariant i[f] := forall v. p[f](v);\npredicate p[f](v) := true;\n";
+        assert_eq!(errors(text), []);
+    }
+
+    // ------------------------------------------------------------ 5. the lattice
+
+    #[test]
+    fn cyclic_refinement() {
+        let text = "structure a[f] refines b[f] { }\nstructure b[f] refines a[f] { }\n\
+                    structure c[f] refines c[f] { }\nstructure d[f] refines a[f] { }\n";
+        assert_eq!(
+            errors(text),
+            [
+                e(
+                    "1:11",
+                    "a",
+                    "cyclic refinement: `a` refines `b` refines `a`"
+                ),
+                e(
+                    "2:11",
+                    "b",
+                    "cyclic refinement: `b` refines `a` refines `b`"
+                ),
+                e("3:11", "c", "cyclic refinement: `c` refines `c`"),
+            ]
+        );
+    }
+
+    #[test]
+    fn requires_cycle() {
+        let text = "predicate p[f](v) := true;\nstructure s[f] {\n\
+                    family a = p[f] requires b;\nfamily b = p[f] requires a;\n\
+                    family c = p[f] requires c;\nfamily d = p[f] requires a;\n}\n";
+        assert_eq!(
+            errors(text),
+            [
+                e("3:8", "a", "family `a` requires itself through `requires`"),
+                e("4:8", "b", "family `b` requires itself through `requires`"),
+                e("5:8", "c", "family `c` requires itself through `requires`"),
+            ]
+        );
+    }
+
+    #[test]
+    fn refinement_must_keep_the_coarser_predicates() {
+        let text = format!(
+            "{REACH}predicate c[f](v) := true;\n\
+             structure s[f] {{ family r = reach[f]; family k = c[f]; }}\n\
+             structure t[f, b] refines s[b] {{ family r = reach[f], reach[b]; }}\n"
+        );
+        assert_eq!(
+            errors(&text),
+            [e(
+                "4:27",
+                "s[b]",
+                "`t` does not refine `s`: its finest generator lacks `c[b]`"
+            )]
+        );
+    }
+
+    #[test]
+    fn too_many_families() {
+        let n = crate::lattice::MAX_FAMILIES + 1;
+        let fams: Vec<String> = (0..n).map(|i| format!("family f{i} = p[f];")).collect();
+        let text = format!(
+            "predicate p[f](v) := true;\nstructure s[f] {{ {} }}",
+            fams.join(" ")
+        );
+        assert_eq!(
+            errors(&text),
+            [e("2:11", "s", "structure `s` has 17 families (at most 16)")]
+        );
+        let fams = &fams[..n - 1];
+        let text = format!(
+            "predicate p[f](v) := true;\nstructure s[f] {{ {} }}",
+            fams.join(" ")
+        );
+        assert_eq!(errors(&text), []);
+    }
+
+    // ------------------------------------------------------------ order and output
+
+    #[test]
+    fn a_failing_check_stops_the_later_ones() {
+        // A names error hides the free variable (formulas) and the later predicate
+        // (stratification).
+        let text = "predicate p[f](v) := q[f](w);\npredicate q[f](v) := true;\n\
+                    structure s[f] { family a = nosuch[f]; }\n";
+        assert_eq!(
+            errors(text),
+            [e("3:29", "nosuch", "unknown predicate `nosuch`")]
+        );
+        let text = "predicate p[f](v) := q[f](w);\npredicate q[f](v) := true;\n";
+        assert_eq!(errors(text), [e("1:27", "w", "free variable `w`")]);
+        let text = "predicate p[f](v) := q[f](v);\npredicate q[f](v) := true;\n";
+        assert_eq!(
+            errors(text)[0].2,
+            "predicate `p` uses a predicate declared after it: `q`"
+        );
+    }
+
+    #[test]
+    fn a_checked_spec_is_resolved() {
+        let text = format!(
+            "{REACH}predicate two[f, b]<y>(v, w) := forall u, z. f(v, u) && b(z, w) -> reach[b](u);\n\
+             invariant i[g] := exists v. !g*(v, v);\n\
+             structure s[n, p] refines t[n] {{\n\
+             invariant i[p];\n\
+             family a = reach[n];\n\
+             family b = two[p, n] requires a;\n\
+             abstract b;\n}}\n\
+             structure t[f] {{ family a = reach[f]; }}\n"
+        );
+        let ast = crate::parser::parse(&text).expect("parses");
+        let spec = check(&ast).expect("checks");
+        let two = &spec.predicates[1];
+        assert_eq!((two.arity, two.slots), (2, 4));
+        assert_eq!(two.var_names, ["v", "w", "u", "z"]);
+        assert_eq!(two.pointer.as_deref(), Some("y"));
+        let ir::Formula::Forall(2, body) = &two.body else {
+            panic!("{:?}", two.body)
+        };
+        let ir::Formula::Forall(3, body) = &**body else {
+            panic!("{body:?}")
+        };
+        assert_eq!(
+            **body,
+            Formula::Implies(
+                Box::new(Formula::And(
+                    Box::new(Formula::Field(0, 0, 2)),
+                    Box::new(Formula::Field(1, 3, 1))
+                )),
+                Box::new(Formula::Pred(PredId(0), vec![1], vec![2]))
+            )
+        );
+        assert_eq!(
+            spec.invariants[0].body,
+            Formula::Exists(
+                0,
+                Box::new(Formula::Not(Box::new(Formula::Closure {
+                    rel: Rel::Field(0),
+                    reflexive: true,
+                    from: 0,
+                    to: 0
+                })))
+            )
+        );
+        let s = &spec.structures[0];
+        assert_eq!(
+            s.refines,
+            [ir::Refinement {
+                coarser: StructId(1),
+                roles: vec![0]
+            }]
+        );
+        assert_eq!(
+            s.invariants,
+            [ir::InvUse {
+                inv: InvId(0),
+                roles: vec![1]
+            }]
+        );
+        assert_eq!(
+            s.families[1].preds,
+            [ir::PredUse {
+                pred: PredId(1),
+                roles: vec![1, 0]
+            }]
+        );
+        assert_eq!(s.families[1].requires, [0]);
+        assert!(s.families[1].abstraction && !s.families[0].abstraction);
+    }
 }

@@ -99,12 +99,16 @@ impl Structure3 for ExplicitHeap {
     }
 }
 
+/// A closure matrix's cache key: the relation, the fields bound to its roles, the tracked
+/// pointer, and whether the closure is reflexive.
+type ClosureKey = (Rel, Vec<String>, Option<String>, bool);
+
 /// An evaluator of one spec on one structure, with a cache of closures.
 pub struct Evaluator<'a> {
     spec: &'a Spec,
     s: &'a dyn Structure3,
     nodes: Vec<usize>,
-    closures: RefCell<HashMap<(Rel, Vec<String>, Option<String>, bool), Vec<Vec<Kleene>>>>,
+    closures: RefCell<HashMap<ClosureKey, Vec<Vec<Kleene>>>>,
 }
 
 /// The context of one formula: fields bound to the enclosing declaration's roles, the tracked
@@ -229,6 +233,7 @@ impl<'a> Evaluator<'a> {
 
     /// The (reflexive-)transitive closure of a relation as a matrix over the universe:
     /// the best path value, a path's value being the minimum of its edges (max-min closure).
+    #[allow(clippy::needless_range_loop)] // Floyd-Warshall reads best with indices
     fn closure(&self, rel: &Rel, reflexive: bool, c: &Ctx) -> Vec<Vec<Kleene>> {
         let fields: Vec<String> = match rel {
             Rel::Field(r) => vec![c.fields[*r].clone()],
@@ -284,5 +289,290 @@ mod tests {
         assert_eq!(Half.or(True), True);
         assert_eq!(Half.not(), Half);
         assert_eq!(False.implies(Half), True);
+    }
+
+    const ALL: [Kleene; 3] = [Kleene::False, Kleene::Half, Kleene::True];
+
+    /// Kleene values as numbers: 0, 1/2, 1 (doubled).
+    fn num(k: Kleene) -> u8 {
+        match k {
+            Kleene::False => 0,
+            Kleene::Half => 1,
+            Kleene::True => 2,
+        }
+    }
+
+    #[test]
+    fn kleene_connectives_are_min_max_and_one_minus() {
+        for a in ALL {
+            assert_eq!(num(a.not()), 2 - num(a));
+            assert_eq!(
+                Kleene::from_bool(num(a) == 2),
+                if a == Kleene::True { a } else { Kleene::False }
+            );
+            for b in ALL {
+                assert_eq!(num(a.and(b)), num(a).min(num(b)));
+                assert_eq!(num(a.or(b)), num(a).max(num(b)));
+                assert_eq!(num(a.implies(b)), (2 - num(a)).max(num(b)));
+                let iff = (2 - num(a)).max(num(b)).min((2 - num(b)).max(num(a)));
+                assert_eq!(num(a.iff(b)), iff);
+                assert_eq!(a.and(b), b.and(a));
+                assert_eq!(a.or(b), b.or(a));
+                // Two-valued on definite values.
+                if a != Kleene::Half && b != Kleene::Half {
+                    let (x, y) = (a == Kleene::True, b == Kleene::True);
+                    assert_eq!(a.implies(b), Kleene::from_bool(!x || y));
+                    assert_eq!(a.iff(b), Kleene::from_bool(x == y));
+                }
+            }
+        }
+    }
+
+    /// A three-valued structure given by tables; absent entries are 0.
+    #[derive(Default)]
+    struct Tables {
+        nodes: Vec<usize>,
+        fields: BTreeMap<(String, usize, usize), Kleene>,
+        pointers: BTreeMap<(String, usize), Kleene>,
+        summary: BTreeMap<usize, Kleene>,
+    }
+
+    impl Structure3 for Tables {
+        fn nodes(&self) -> Vec<usize> {
+            self.nodes.clone()
+        }
+        fn field(&self, f: &str, a: usize, b: usize) -> Kleene {
+            let k = (f.to_string(), a, b);
+            self.fields.get(&k).copied().unwrap_or(Kleene::False)
+        }
+        fn pointer(&self, x: &str, n: usize) -> Kleene {
+            let k = (x.to_string(), n);
+            self.pointers.get(&k).copied().unwrap_or(Kleene::False)
+        }
+        fn summary(&self, n: usize) -> Kleene {
+            self.summary.get(&n).copied().unwrap_or(Kleene::False)
+        }
+    }
+
+    const LIB: &str = "
+        predicate reach[f]<x>(v) := exists u. x(u) && f*(u, v);
+        predicate treach[f](v, w) := f*(v, w);
+        predicate cyclic[f](v) := f+(v, v);
+        predicate shared[f](v) := exists u, w. u != w && f(u, v) && f(w, v);
+        predicate cancel[f, b](v) := forall w. f(v, w) -> b(w, v);
+        predicate step[f](v, w) := f(v, w);
+        predicate pstep[f]<x>(v, w) := f(v, w) && !x(w);
+        predicate pclos[f]<x>(v, w) := pstep[f]+(v, w);
+        predicate same[f](v, w) := v == w;
+        invariant acyclic[f] := forall v. !f+(v, v);
+        invariant nonempty[f] := exists v. true;
+    ";
+
+    fn lib() -> Spec {
+        crate::load(LIB).expect("checks")
+    }
+
+    fn pred(spec: &Spec, name: &str) -> PredId {
+        PredId(
+            spec.predicates
+                .iter()
+                .position(|p| p.name == name)
+                .expect("declared"),
+        )
+    }
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    /// `0 -> 1 -> 2(summary)` through `n`, where the edge 1 -> 2 and the self-loop on 2 are
+    /// 1/2, and x points to 0.
+    fn three_valued() -> Tables {
+        let mut t = Tables {
+            nodes: vec![0, 1, 2],
+            ..Tables::default()
+        };
+        t.fields.insert(("n".into(), 0, 1), Kleene::True);
+        t.fields.insert(("n".into(), 1, 2), Kleene::Half);
+        t.fields.insert(("n".into(), 2, 2), Kleene::Half);
+        t.pointers.insert(("x".into(), 0), Kleene::True);
+        t.summary.insert(2, Kleene::Half);
+        t
+    }
+
+    #[test]
+    fn closures_take_the_best_path_and_the_weakest_edge() {
+        let spec = lib();
+        let t = three_valued();
+        let e = Evaluator::new(&spec, &t);
+        let treach = |a, b| e.predicate(pred(&spec, "treach"), &s(&["n"]), None, &[a, b]);
+        assert_eq!(treach(0, 1), Kleene::True);
+        assert_eq!(treach(0, 2), Kleene::Half);
+        assert_eq!(treach(2, 0), Kleene::False);
+        // Reflexive: definite on a single node, 1/2 on a summary node (it may stand for
+        // several cells), unless a path makes it definite.
+        assert_eq!(treach(1, 1), Kleene::True);
+        assert_eq!(treach(2, 2), Kleene::Half);
+        let cyclic = |a| e.predicate(pred(&spec, "cyclic"), &s(&["n"]), None, &[a]);
+        assert_eq!(
+            [cyclic(0), cyclic(1), cyclic(2)],
+            [Kleene::False, Kleene::False, Kleene::Half]
+        );
+        let reach = |a| e.predicate(pred(&spec, "reach"), &s(&["n"]), Some("x"), &[a]);
+        assert_eq!(
+            [reach(0), reach(1), reach(2)],
+            [Kleene::True, Kleene::True, Kleene::Half]
+        );
+        let acyclic = spec
+            .invariants
+            .iter()
+            .position(|i| i.name == "acyclic")
+            .expect("declared");
+        assert_eq!(e.invariant(InvId(acyclic), &s(&["n"])), Kleene::Half);
+    }
+
+    #[test]
+    fn a_definite_path_beats_an_indefinite_one() {
+        let spec = lib();
+        let mut t = three_valued();
+        t.fields.insert(("n".into(), 0, 2), Kleene::True);
+        let e = Evaluator::new(&spec, &t);
+        let treach = pred(&spec, "treach");
+        assert_eq!(e.predicate(treach, &s(&["n"]), None, &[0, 2]), Kleene::True);
+    }
+
+    #[test]
+    fn equality_on_a_summary_node_is_unknown() {
+        let spec = lib();
+        let t = three_valued();
+        let e = Evaluator::new(&spec, &t);
+        let same = |a, b| e.predicate(pred(&spec, "same"), &s(&["n"]), None, &[a, b]);
+        assert_eq!(same(1, 1), Kleene::True);
+        assert_eq!(same(2, 2), Kleene::Half);
+        assert_eq!(same(1, 2), Kleene::False);
+        // shared(2): the two predecessors could be 1 and 2 (1/2 each), or 2 and 2 (1/2).
+        let shared = pred(&spec, "shared");
+        assert_eq!(e.predicate(shared, &s(&["n"]), None, &[2]), Kleene::Half);
+        assert_eq!(e.predicate(shared, &s(&["n"]), None, &[1]), Kleene::False);
+    }
+
+    #[test]
+    fn quantifiers_are_min_and_max_over_the_universe() {
+        let spec = lib();
+        let t = three_valued();
+        let e = Evaluator::new(&spec, &t);
+        // cancel[n, n](v) = forall w. n(v, w) -> n(w, v)
+        let cancel = |a| e.predicate(pred(&spec, "cancel"), &s(&["n", "n"]), None, &[a]);
+        assert_eq!(cancel(0), Kleene::False);
+        assert_eq!(cancel(1), Kleene::Half);
+        assert_eq!(cancel(2), Kleene::Half);
+        let empty = Tables::default();
+        let e = Evaluator::new(&spec, &empty);
+        let nonempty = spec
+            .invariants
+            .iter()
+            .position(|i| i.name == "nonempty")
+            .expect("declared");
+        assert_eq!(e.invariant(InvId(nonempty), &s(&["n"])), Kleene::False);
+        assert_eq!(e.invariant(InvId(0), &s(&["n"])), Kleene::True);
+    }
+
+    #[test]
+    fn closures_are_cached_per_fields_and_pointer() {
+        let spec = lib();
+        let h = ExplicitHeap {
+            nodes: 4,
+            edges: [
+                ((0, "n".to_string()), 1),
+                ((1, "n".to_string()), 2),
+                ((2, "n".to_string()), 3),
+                ((3, "p".to_string()), 2),
+            ]
+            .into(),
+            pointers: [("x".to_string(), 2), ("y".to_string(), 3)].into(),
+        };
+        let e = Evaluator::new(&spec, &h);
+        let pclos = pred(&spec, "pclos");
+        let treach = pred(&spec, "treach");
+        let n = s(&["n"]);
+        // Paths along n avoiding x = 2, then avoiding y = 3, then along p: each query would
+        // give a wrong answer if it reused another's closure matrix.
+        assert_eq!(e.predicate(pclos, &n, Some("x"), &[0, 3]), Kleene::False);
+        assert_eq!(e.predicate(pclos, &n, Some("y"), &[0, 2]), Kleene::True);
+        assert_eq!(e.predicate(pclos, &n, Some("y"), &[0, 3]), Kleene::False);
+        assert_eq!(e.predicate(pclos, &n, Some("x"), &[0, 1]), Kleene::True);
+        assert_eq!(
+            e.predicate(pclos, &s(&["p"]), Some("x"), &[3, 2]),
+            Kleene::False
+        );
+        assert_eq!(
+            e.predicate(pclos, &s(&["p"]), Some("y"), &[3, 2]),
+            Kleene::True
+        );
+        assert_eq!(e.predicate(treach, &n, None, &[0, 3]), Kleene::True);
+        assert_eq!(
+            e.predicate(treach, &s(&["p"]), None, &[0, 3]),
+            Kleene::False
+        );
+        assert_eq!(e.predicate(treach, &s(&["p"]), None, &[3, 2]), Kleene::True);
+    }
+
+    #[test]
+    fn node_ids_need_not_be_contiguous() {
+        // The same heap with nodes 0, 1, 2 and with nodes 7, 3, 12.
+        let spec = lib();
+        let ids = [7, 3, 12];
+        let a = three_valued();
+        let mut b = Tables {
+            nodes: ids.to_vec(),
+            ..Tables::default()
+        };
+        for ((f, x, y), k) in &a.fields {
+            b.fields.insert((f.clone(), ids[*x], ids[*y]), *k);
+        }
+        for ((p, x), k) in &a.pointers {
+            b.pointers.insert((p.clone(), ids[*x]), *k);
+        }
+        for (x, k) in &a.summary {
+            b.summary.insert(ids[*x], *k);
+        }
+        let (ea, eb) = (Evaluator::new(&spec, &a), Evaluator::new(&spec, &b));
+        for (i, p) in spec.predicates.iter().enumerate() {
+            let fields = s(&vec!["n"; p.roles.len()]);
+            let ptr = p.pointer.as_ref().map(|_| "x");
+            for x in 0..3 {
+                for y in 0..3 {
+                    let args = [x, y];
+                    let mapped = [ids[x], ids[y]];
+                    let (args, mapped) = (&args[..p.arity], &mapped[..p.arity]);
+                    let want = ea.predicate(PredId(i), &fields, ptr, args);
+                    let got = eb.predicate(PredId(i), &fields, ptr, mapped);
+                    assert_eq!(got, want, "{} at {args:?}", p.name);
+                }
+            }
+        }
+        for i in 0..spec.invariants.len() {
+            assert_eq!(
+                eb.invariant(InvId(i), &s(&["n"])),
+                ea.invariant(InvId(i), &s(&["n"]))
+            );
+        }
+    }
+
+    #[test]
+    fn explicit_heaps_are_two_valued() {
+        let h = ExplicitHeap {
+            nodes: 2,
+            edges: [((0, "n".to_string()), 1)].into(),
+            pointers: [("x".to_string(), 1)].into(),
+        };
+        assert_eq!(h.nodes(), [0, 1]);
+        assert_eq!(h.field("n", 0, 1), Kleene::True);
+        assert_eq!(h.field("n", 1, 0), Kleene::False);
+        assert_eq!(h.field("m", 0, 1), Kleene::False);
+        assert_eq!(h.pointer("x", 1), Kleene::True);
+        assert_eq!(h.pointer("x", 0), Kleene::False);
+        assert_eq!(h.pointer("y", 0), Kleene::False);
+        assert_eq!(h.summary(0), Kleene::False);
     }
 }

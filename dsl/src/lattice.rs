@@ -1,15 +1,21 @@
 //! The lattice of shape-class generators a checked spec defines: for each structure, the
 //! subsets of its families closed under `requires` (the finest is all of them, the coarsest
-//! none); `m0` below everything; refinement edges between structures. Also the shape class
-//! `m(D)` a generator produces for a tracking definition `D` and a binding of roles to fields.
+//! none); in the refinement order `⊑` finer generators are below coarser ones, and `m0` (no
+//! predicates at all) is above everything; refinement edges between structures. Also the
+//! shape class `m(D)` a generator produces for a tracking definition `D` and a binding of roles
+//! to fields.
 
 use crate::ir::*;
 use std::collections::BTreeSet;
 
+/// The most families a structure may have: its generators are enumerated as subsets of them
+/// (the checks reject structures with more).
+pub const MAX_FAMILIES: usize = 16;
+
 /// The generators of structure `s`, coarsest first (by number of families, then by indices).
 pub fn generators(spec: &Spec, s: StructId) -> Vec<Generator> {
     let st = &spec.structures[s.0];
-    let n = st.families.len().min(16);
+    let n = st.families.len().min(MAX_FAMILIES);
     let mut out: Vec<Generator> = (0u32..(1 << n))
         .map(|mask| {
             (0..n)
@@ -149,5 +155,155 @@ pub fn describe(p: &PredInstance) -> String {
                 .unwrap_or_default();
             format!("{name}[{}]{ptr}", fields.join(", "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &str = "
+        predicate reach[f]<x>(v) := exists u. x(u) && f*(u, v);
+        predicate cyclic[f](v) := f+(v, v);
+        predicate cancel[f, b](v) := forall w. f(v, w) -> b(w, v);
+        structure sll[f] {
+          family reachability = reach[f];
+          family cyclicity = cyclic[f] requires reachability;
+        }
+        structure dll[f, b] refines sll[f] {
+          family reachability = reach[f], reach[b];
+          family cyclicity = cyclic[f] requires reachability;
+          family cancellation = cancel[f, b];
+          abstract cancellation;
+        }
+        structure none[f] { }
+    ";
+
+    fn spec() -> Spec {
+        crate::load(SPEC).expect("checks")
+    }
+
+    fn fams(g: &Generator) -> Vec<usize> {
+        g.families.iter().copied().collect()
+    }
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn described(set: &BTreeSet<PredInstance>) -> Vec<String> {
+        set.iter().map(describe).collect()
+    }
+
+    #[test]
+    fn generators_are_requires_closed_and_coarsest_first() {
+        let spec = spec();
+        let sll: Vec<Vec<usize>> = generators(&spec, StructId(0)).iter().map(fams).collect();
+        assert_eq!(sll, [vec![], vec![0], vec![0, 1]]);
+        let dll: Vec<Vec<usize>> = generators(&spec, StructId(1)).iter().map(fams).collect();
+        assert_eq!(
+            dll,
+            [
+                vec![],
+                vec![0],
+                vec![2],
+                vec![0, 1],
+                vec![0, 2],
+                vec![0, 1, 2]
+            ]
+        );
+        assert_eq!(fams(&finest(&spec, StructId(1))), [0, 1, 2]);
+        // A structure without families has one generator, which is also its finest.
+        assert_eq!(generators(&spec, StructId(2)), [finest(&spec, StructId(2))]);
+    }
+
+    #[test]
+    fn shape_class_of_a_generator() {
+        let spec = spec();
+        let d = Tracking {
+            tracked: ["x".to_string(), "y".to_string()].into(),
+            separating: ["y".to_string()].into(),
+            assertions: ["data == 0".to_string()].into(),
+        };
+        let g = finest(&spec, StructId(1));
+        let c = shape_class(&spec, &g, &strings(&["next", "prev"]), &d);
+        assert_eq!(
+            described(&c.core),
+            ["sm", "pt[x]", "pt[y]", "fd[data == 0]", "next", "prev"]
+        );
+        assert_eq!(
+            described(&c.instr),
+            [
+                "cancel[next, prev]",
+                "cyclic[next]",
+                "reach[next]<x>",
+                "reach[next]<y>",
+                "reach[prev]<x>",
+                "reach[prev]<y>",
+            ]
+        );
+        // Abstraction predicates: separating pointers, their instances, `abstract` families.
+        assert_eq!(
+            described(&c.abs),
+            [
+                "pt[y]",
+                "cancel[next, prev]",
+                "reach[next]<y>",
+                "reach[prev]<y>"
+            ]
+        );
+        assert_eq!(c.size(), 12);
+        // The coarsest generator has only the core predicates.
+        let top = &generators(&spec, StructId(1))[0];
+        let c0 = shape_class(&spec, top, &strings(&["next", "prev"]), &d);
+        assert!(c0.instr.is_empty());
+        assert_eq!(c0.core, c.core);
+    }
+
+    #[test]
+    fn shape_classes_are_monotone_in_the_tracking_definition() {
+        let spec = spec();
+        let small = Tracking::default();
+        let big = probe_tracking();
+        let fields = strings(&["n", "p"]);
+        for g in generators(&spec, StructId(1)) {
+            let fine = shape_class(&spec, &g, &fields, &big);
+            let coarse = shape_class(&spec, &g, &fields, &small);
+            assert!(fine.refines(&coarse), "{g:?}");
+        }
+    }
+
+    #[test]
+    fn refinement_with_roles_mapped() {
+        let spec = spec();
+        let (sll, dll) = (finest(&spec, StructId(0)), finest(&spec, StructId(1)));
+        let fb = strings(&["f", "b"]);
+        assert!(refines(&spec, &dll, &fb, &sll, &strings(&["f"])));
+        assert!(!refines(&spec, &dll, &fb, &sll, &strings(&["g"])));
+        let r = &spec.structures[1].refines[0];
+        assert_eq!(not_refined(&spec, StructId(1), r), Vec::<String>::new());
+        // Mapped the other way round, sll's predicates over `b` are missing.
+        let flipped = Refinement {
+            coarser: StructId(0),
+            roles: vec![1],
+        };
+        assert_eq!(not_refined(&spec, StructId(1), &flipped), ["cyclic[b]"]);
+    }
+
+    #[test]
+    fn describe_every_kind_of_predicate() {
+        let instr = PredInstance::Instr {
+            name: "cancel".into(),
+            fields: strings(&["n", "p"]),
+            pointer: None,
+        };
+        assert_eq!(describe(&instr), "cancel[n, p]");
+        assert_eq!(describe(&PredInstance::Summary), "sm");
+        assert_eq!(describe(&PredInstance::PointsTo("x".into())), "pt[x]");
+        assert_eq!(describe(&PredInstance::Field("next".into())), "next");
+        assert_eq!(
+            describe(&PredInstance::FieldAssertion("d == 0".into())),
+            "fd[d == 0]"
+        );
     }
 }

@@ -9,12 +9,17 @@
 
 pub mod ast;
 pub mod check;
+pub mod compiled;
 pub mod diag;
 pub mod eval;
 pub mod ir;
 pub mod lattice;
 pub mod parser;
 pub mod print;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 
 pub use diag::Diagnostic;
 

@@ -19,7 +19,11 @@ use generated::{Rule, ShapeParser};
 
 /// Parses a whole `.shape` file.
 pub fn parse(text: &str) -> Result<Spec, Diagnostic> {
-    let mut pairs = ShapeParser::parse(Rule::spec, text).map_err(syntax_error)?;
+    // Track the literal tokens tried at the furthest position (`;`, `&&`, `}`...), which pest's
+    // rule-based error misses: a missing `;` would otherwise be reported where the last rule
+    // was tried, often far before it.
+    pest::set_error_detail(true);
+    let mut pairs = ShapeParser::parse(Rule::spec, text).map_err(|e| syntax_error(e, text))?;
     let Some(spec) = pairs.next() else {
         return Err(Diagnostic::error("empty parse", Span::default()));
     };
@@ -31,27 +35,71 @@ pub fn parse(text: &str) -> Result<Spec, Diagnostic> {
     Ok(Spec { items })
 }
 
-fn syntax_error(e: pest::error::Error<Rule>) -> Diagnostic {
+fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Diagnostic {
     let pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let expected = match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<String> = positives.iter().map(rule_name).collect();
-            names.sort();
-            names.dedup();
-            names.join(", ")
-        }
-        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    let literal = e.parse_attempts().and_then(|a| {
+        let tokens: Vec<String> = a.expected_tokens().iter().map(|t| t.to_string()).collect();
+        literal_tokens(&tokens)
+            .filter(|_| a.max_position >= pos)
+            .map(|t| (a.max_position, t))
+    });
+    let (at, mut names) = literal.unwrap_or_else(|| {
+        let names = match &e.variant {
+            pest::error::ErrorVariant::ParsingError { positives, .. } => {
+                positives.iter().map(rule_name).collect()
+            }
+            pest::error::ErrorVariant::CustomError { message } => vec![message.clone()],
+        };
+        (pos, names)
+    });
+    names.sort();
+    names.dedup();
+    let last = names.pop().unwrap_or_default();
+    let expected = if names.is_empty() {
+        last
+    } else {
+        format!("{} or {last}", names.join(", "))
     };
     Diagnostic::error(
-        format!("syntax error: expected {expected}"),
-        Span {
-            start: pos,
-            end: pos,
-        },
+        format!(
+            "syntax error: expected {expected}, found {}",
+            found(text, at)
+        ),
+        Span { start: at, end: at },
     )
+}
+
+/// The tokens pest tried at its furthest position, when all of them are literals (punctuation
+/// or keywords, not character ranges): pest's rule-based error misses these, and a missing `;`
+/// would be reported where the last rule was tried, often well before it.
+fn literal_tokens(expected: &[String]) -> Option<Vec<String>> {
+    let mut tokens = vec![];
+    for t in expected {
+        match t.as_str() {
+            "//" | "/*" => {}
+            t if t.trim().is_empty() => {}
+            t if t == "_" || t.contains("..") => return None,
+            t => tokens.push(format!("`{t}`")),
+        }
+    }
+    (!tokens.is_empty()).then_some(tokens)
+}
+
+/// What the text holds at `at`: a word, one character, or the end of the file.
+fn found(text: &str, at: usize) -> String {
+    let rest = text.get(at..).unwrap_or("");
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    match rest.chars().next() {
+        None => "end of file".into(),
+        Some(_) if !word.is_empty() => format!("`{word}`"),
+        Some(c) => format!("`{c}`"),
+    }
 }
 
 fn rule_name(r: &Rule) -> String {
@@ -59,7 +107,15 @@ fn rule_name(r: &Rule) -> String {
         Rule::ident => "identifier",
         Rule::roles => "`[`",
         Rule::node_params => "`(`",
-        Rule::formula | Rule::iff | Rule::implies | Rule::or | Rule::and | Rule::unary => "formula",
+        Rule::formula
+        | Rule::iff
+        | Rule::implies
+        | Rule::or
+        | Rule::and
+        | Rule::unary
+        | Rule::not
+        | Rule::quantifier
+        | Rule::bool_lit => "formula",
         Rule::item | Rule::predicate_decl | Rule::invariant_decl | Rule::structure_decl => {
             "declaration (`predicate`, `invariant` or `structure`)"
         }
@@ -70,6 +126,9 @@ fn rule_name(r: &Rule) -> String {
         Rule::requires => "`requires`",
         Rule::ptr_param => "`<`",
         Rule::instance => "instance such as `p[f]`",
+        Rule::invariant_use | Rule::family_decl | Rule::abstract_decl => {
+            "`invariant`, `family`, `abstract` or `}`"
+        }
         other => return format!("{other:?}"),
     };
     s.to_string()

@@ -209,12 +209,12 @@ pub fn show_ir(spec: &crate::ir::Spec) -> String {
             })
             .collect();
         out.push_str(&format!(
-            "    generators ({}): {}\n",
+            "    generators ({}, coarsest first): {}\n",
             gens.len(),
-            list.join(" < ")
+            list.join(", ")
         ));
     }
-    out.push_str("lattice: m0 (no predicates) is below every generator; finer structures refine coarser ones:\n");
+    out.push_str("lattice (⊑ is `refines`: finer below coarser; m0, with no predicates, is above every generator):\n");
     for s in &spec.structures {
         for r in &s.refines {
             out.push_str(&format!(
@@ -285,5 +285,106 @@ fn ir_formula(
         F::Iff(a, b) => format!("({} <-> {})", go(a), go(b)),
         F::Exists(x, b) => format!("(exists {}. {})", v(x), go(b)),
         F::Forall(x, b) => format!("(forall {}. {})", v(x), go(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse;
+
+    /// The body of the first declaration of `text`, printed.
+    fn body(text: &str) -> String {
+        match &parse(text).expect("parses").items[0] {
+            Item::Predicate(p) => formula(&p.body),
+            Item::Invariant(i) => formula(&i.body),
+            Item::Structure(_) => panic!("no formula"),
+        }
+    }
+
+    #[test]
+    fn formulas_are_fully_parenthesised() {
+        let cases = [
+            ("true", "true"),
+            ("!false", "!false"),
+            ("v == w", "v == w"),
+            ("v != w", "v != w"),
+            ("!(v == w)", "!(v == w)"),
+            ("!!f(v, w)", "!!f(v, w)"),
+            ("f+(v, w) && g*(w, v)", "(f+(v, w) && g*(w, v))"),
+            ("a(v) && b(v) && c(v)", "((a(v) && b(v)) && c(v))"),
+            ("a(v) || b(v) && c(v)", "(a(v) || (b(v) && c(v)))"),
+            ("a(v) -> b(v) -> c(v)", "(a(v) -> (b(v) -> c(v)))"),
+            ("a(v) <-> b(v) <-> c(v)", "((a(v) <-> b(v)) <-> c(v))"),
+            ("p[f, g](v) || p[](v)", "(p[f, g](v) || p[](v))"),
+            ("d[l, r]+(v, w)", "d[l, r]+(v, w)"),
+            (
+                "forall u, w. exists z. f(u, z)",
+                "(forall u, w. (exists z. f(u, z)))",
+            ),
+            ("!(forall u. f(u, u))", "!(forall u. f(u, u))"),
+            ("!(a(v) && b(v))", "!(a(v) && b(v))"),
+        ];
+        for (src, want) in cases {
+            assert_eq!(body(&format!("invariant i[f] := {src};")), want, "{src}");
+        }
+    }
+
+    #[test]
+    fn declarations_in_canonical_layout() {
+        let text = "predicate reach [f] <x> (v) := exists u . x(u) && f*(u, v) ;\n\
+                    invariant i[f,b]:=true;\n\
+                    structure s[f, b] refines t[f], u[b] {\n\
+                    family a = p[f] ; invariant i[f, b];\n\
+                    abstract a; family b = p[b], q[f, b] requires a;\n\
+                    invariant j[b];\n}\n\
+                    structure t[f] { }\n";
+        let want = "predicate reach[f]<x>(v) := (exists u. (x(u) && f*(u, v)));\n\
+                    \n\
+                    invariant i[f, b] := true;\n\
+                    \n\
+                    structure s[f, b] refines t[f], u[b] {\n\
+                    \x20 invariant i[f, b], j[b];\n\
+                    \x20 family a = p[f];\n\
+                    \x20 family b = p[b], q[f, b] requires a;\n\
+                    \x20 abstract a;\n\
+                    }\n\
+                    \n\
+                    structure t[f] {\n\
+                    }\n";
+        assert_eq!(print(&parse(text).expect("parses")), want);
+    }
+
+    #[test]
+    fn show_ir_reports_predicates_structures_and_the_lattice() {
+        let spec = crate::load(
+            "predicate c[f](v) := f+(v, v) && !(exists w. w != v && sm(w));\n\
+             predicate r[f]<x>(v) := exists u. x(u) && f*(u, v);\n\
+             invariant i[f] := forall v. !c[f](v);\n\
+             structure s[f] { invariant i[f]; family a = r[f]; family b = c[f] requires a; }\n\
+             structure t[f, g] refines s[g] {\n\
+             family a = r[g]; family b = c[g] requires a; family k = c[f]; abstract k; }\n",
+        )
+        .expect("checks");
+        let want = "predicates:\n\
+            \x20 c[f](v) := (f+(v, v) && !(exists w. (w != v && sm(w))))\n\
+            \x20 r[f]<x>(v) := (exists u. (x(u) && f*(u, v)))\n\
+            invariants:\n\
+            \x20 i[f] := (forall v. !c[f](v))\n\
+            structures:\n\
+            \x20 s[f]\n\
+            \x20   invariant i[f]\n\
+            \x20   family a = r[f]\n\
+            \x20   family b = c[f] (requires a)\n\
+            \x20   generators (3, coarsest first): {}, {a}, {a, b}\n\
+            \x20 t[f, g]\n\
+            \x20   refines s[g]\n\
+            \x20   family a = r[g]\n\
+            \x20   family b = c[g] (requires a)\n\
+            \x20   family k = c[f] [abstraction]\n\
+            \x20   generators (6, coarsest first): {}, {a}, {k}, {a, b}, {a, k}, {a, b, k}\n\
+            lattice (⊑ is `refines`: finer below coarser; m0, with no predicates, is above every generator):\n\
+            \x20 t ⊑ s\n";
+        assert_eq!(show_ir(&spec), want);
     }
 }

@@ -107,6 +107,17 @@ impl Waiting {
     }
 }
 
+/// Watches the states an exploration reaches, e.g. to collect heap samples
+/// (`crate::sample`). The explorer calls it on every state before taking edges from it.
+pub trait Observer {
+    /// Looks at a state; returning true stops the exploration (the outcome is then
+    /// incomplete, with [`OBSERVER_STOP`] among the reasons).
+    fn observe(&mut self, st: &State) -> bool;
+}
+
+/// The reason an exploration is incomplete when its observer stopped it.
+pub const OBSERVER_STOP: &str = "stopped by the observer";
+
 /// What identifies a state for coverage: stack, memory and the relevant path condition.
 #[derive(PartialEq, Eq, Hash)]
 struct CoverKey(Vec<crate::exec::Frame>, Memory, Vec<TermRef>);
@@ -122,6 +133,7 @@ pub struct Explorer<'p> {
     last_clock: u64,
     start: Instant,
     incomplete: BTreeSet<String>,
+    observer: Option<&'p mut dyn Observer>,
     /// Counters.
     pub stats: Stats,
 }
@@ -143,8 +155,15 @@ impl<'p> Explorer<'p> {
             last_clock: 0,
             start: Instant::now(),
             incomplete: BTreeSet::new(),
+            observer: None,
             stats: Stats::default(),
         }
+    }
+
+    /// The same explorer, showing every state it reaches to `o` (see [`Observer`]).
+    pub fn with_observer(mut self, o: &'p mut dyn Observer) -> Self {
+        self.observer = Some(o);
+        self
     }
 
     /// Explores until a confirmed violation, completion, or a limit.
@@ -159,6 +178,9 @@ impl<'p> Explorer<'p> {
             }
             if let Some(cex) = self.follow(st) {
                 return Outcome::Violation(Box::new(cex));
+            }
+            if self.incomplete.contains(OBSERVER_STOP) {
+                break;
             }
         }
         if self.incomplete.is_empty() {
@@ -200,6 +222,12 @@ impl<'p> Explorer<'p> {
             let cfa = &self.exec.prog.func(func).cfa;
             if cfa[loc].loop_head && !self.seen.insert(cover_key(&st)) {
                 self.stats.covered += 1;
+                return None;
+            }
+            if let Some(o) = self.observer.as_deref_mut()
+                && o.observe(&st)
+            {
+                self.incomplete.insert(OBSERVER_STOP.into());
                 return None;
             }
             let edges: Vec<_> = cfa.edges(loc).map(|e| e.id()).collect();

@@ -11,5 +11,6 @@ pub mod memory;
 pub mod property;
 pub mod replay;
 pub mod report;
+pub mod sample;
 pub mod smt;
 pub mod term;

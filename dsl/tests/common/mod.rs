@@ -1,0 +1,209 @@
+//! Helpers shared by the integration tests of `shapecheck-dsl`: paths of the spec corpus and
+//! the standard library, span erasure for comparing ASTs, and explicit heaps.
+#![allow(dead_code)] // each test crate uses a subset
+
+use shapecheck_dsl::ast::*;
+use shapecheck_dsl::eval::ExplicitHeap;
+use shapecheck_dsl::ir;
+use std::path::{Path, PathBuf};
+
+/// The workspace root (the dsl crate's parent).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Reads a file given relative to the workspace root.
+pub fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The files of `dir` (relative to the workspace root) whose name ends with `ext`, as
+/// relative paths, sorted.
+pub fn files(dir: &str, ext: &str) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| {
+            e.expect("directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.ends_with(ext))
+        .map(|n| format!("{dir}/{n}"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The standard library's spec files, in load order.
+pub const LIBRARY: [&str; 3] = [
+    "library/specs/predicates.shape",
+    "library/specs/invariants.shape",
+    "library/specs/structures.shape",
+];
+
+/// The standard library, checked.
+pub fn library() -> ir::Spec {
+    let texts: Vec<String> = LIBRARY.iter().map(|f| read(f)).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    shapecheck_dsl::load_all(&refs).unwrap_or_else(|e| {
+        panic!(
+            "{}",
+            shapecheck_dsl::diag::render_all(&e, "library", &refs.join("\n"))
+        )
+    })
+}
+
+/// The id of the structure called `name`.
+pub fn structure(spec: &ir::Spec, name: &str) -> ir::StructId {
+    ir::StructId(
+        spec.structures
+            .iter()
+            .position(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no structure `{name}`")),
+    )
+}
+
+/// The id of the predicate called `name`.
+pub fn predicate(spec: &ir::Spec, name: &str) -> Option<ir::PredId> {
+    spec.predicates
+        .iter()
+        .position(|s| s.name == name)
+        .map(ir::PredId)
+}
+
+/// The id of the invariant called `name`.
+pub fn invariant(spec: &ir::Spec, name: &str) -> Option<ir::InvId> {
+    spec.invariants
+        .iter()
+        .position(|s| s.name == name)
+        .map(ir::InvId)
+}
+
+/// An explicit heap of `nodes` nodes with the given field edges and pointer variables.
+pub fn heap(
+    nodes: usize,
+    edges: &[(usize, &str, usize)],
+    pointers: &[(&str, usize)],
+) -> ExplicitHeap {
+    ExplicitHeap {
+        nodes,
+        edges: edges
+            .iter()
+            .map(|(a, f, b)| ((*a, f.to_string()), *b))
+            .collect(),
+        pointers: pointers.iter().map(|(x, n)| (x.to_string(), *n)).collect(),
+    }
+}
+
+/// Field names as owned strings.
+pub fn fields(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+// ---------------------------------------------------------------- span erasure
+
+/// The spec with every span set to the default, for comparisons up to spans.
+pub fn erase(spec: &Spec) -> Spec {
+    Spec {
+        items: spec.items.iter().map(erase_item).collect(),
+    }
+}
+
+const NO: Span = Span { start: 0, end: 0 };
+
+fn id(i: &Ident) -> Ident {
+    Ident {
+        name: i.name.clone(),
+        span: NO,
+    }
+}
+
+fn ids(v: &[Ident]) -> Vec<Ident> {
+    v.iter().map(id).collect()
+}
+
+fn inst(i: &Instance) -> Instance {
+    Instance {
+        name: id(&i.name),
+        roles: ids(&i.roles),
+        span: NO,
+    }
+}
+
+fn insts(v: &[Instance]) -> Vec<Instance> {
+    v.iter().map(inst).collect()
+}
+
+fn erase_item(i: &Item) -> Item {
+    match i {
+        Item::Predicate(p) => Item::Predicate(PredicateDecl {
+            name: id(&p.name),
+            roles: ids(&p.roles),
+            pointer: p.pointer.as_ref().map(id),
+            params: ids(&p.params),
+            body: erase_formula(&p.body),
+            span: NO,
+        }),
+        Item::Invariant(i) => Item::Invariant(InvariantDecl {
+            name: id(&i.name),
+            roles: ids(&i.roles),
+            body: erase_formula(&i.body),
+            span: NO,
+        }),
+        Item::Structure(s) => Item::Structure(StructureDecl {
+            name: id(&s.name),
+            roles: ids(&s.roles),
+            refines: insts(&s.refines),
+            invariants: insts(&s.invariants),
+            families: s
+                .families
+                .iter()
+                .map(|f| FamilyDecl {
+                    name: id(&f.name),
+                    preds: insts(&f.preds),
+                    requires: ids(&f.requires),
+                    span: NO,
+                })
+                .collect(),
+            abstracts: ids(&s.abstracts),
+            span: NO,
+        }),
+    }
+}
+
+/// The formula with every span set to the default.
+pub fn erase_formula(f: &Formula) -> Formula {
+    let bx = |x: &Formula| Box::new(erase_formula(x));
+    let kind = match &f.kind {
+        FormulaKind::True => FormulaKind::True,
+        FormulaKind::False => FormulaKind::False,
+        FormulaKind::Eq { left, right, equal } => FormulaKind::Eq {
+            left: id(left),
+            right: id(right),
+            equal: *equal,
+        },
+        FormulaKind::Atom {
+            name,
+            roles,
+            closure,
+            args,
+        } => FormulaKind::Atom {
+            name: id(name),
+            roles: roles.as_deref().map(ids),
+            closure: *closure,
+            args: ids(args),
+        },
+        FormulaKind::Not(a) => FormulaKind::Not(bx(a)),
+        FormulaKind::And(a, b) => FormulaKind::And(bx(a), bx(b)),
+        FormulaKind::Or(a, b) => FormulaKind::Or(bx(a), bx(b)),
+        FormulaKind::Implies(a, b) => FormulaKind::Implies(bx(a), bx(b)),
+        FormulaKind::Iff(a, b) => FormulaKind::Iff(bx(a), bx(b)),
+        FormulaKind::Quant { q, vars, body } => FormulaKind::Quant {
+            q: *q,
+            vars: ids(vars),
+            body: bx(body),
+        },
+    };
+    Formula { kind, span: NO }
+}

@@ -1,0 +1,261 @@
+//! Parse → print → parse: for every `tests/dsl/pass/` file and every standard-library spec,
+//! and for random ASTs (proptest), `parse(print(ast))` equals `ast` up to spans.
+
+mod common;
+
+use common::{erase, erase_formula};
+use proptest::prelude::*;
+use shapecheck_dsl::ast::*;
+use shapecheck_dsl::parser::parse;
+use shapecheck_dsl::print::{formula, print};
+
+/// The spec files whose round trip is checked.
+fn corpus() -> Vec<String> {
+    let mut files = common::files("tests/dsl/pass", ".shape");
+    files.extend(common::files("tests/dsl/run", ".shape"));
+    files.extend(common::LIBRARY.iter().map(|s| s.to_string()));
+    files
+}
+
+#[test]
+fn corpus_and_library_round_trip() {
+    let files = corpus();
+    assert!(files.len() >= 10, "{files:?}");
+    for f in files {
+        let text = common::read(&f);
+        let ast = parse(&text).unwrap_or_else(|e| panic!("{f}: {}", e.message));
+        let printed = print(&ast);
+        let again = parse(&printed).unwrap_or_else(|e| {
+            panic!("{f}: printed text does not parse: {}\n{printed}", e.message)
+        });
+        assert_eq!(
+            erase(&again),
+            erase(&ast),
+            "{f}: round trip changes the AST\n{printed}"
+        );
+        // The canonical layout is a fixed point.
+        assert_eq!(print(&again), printed, "{f}: printing is not idempotent");
+    }
+}
+
+#[test]
+fn printed_specs_check_to_the_same_ir() {
+    for f in corpus() {
+        let text = common::read(&f);
+        let printed = print(&parse(&text).expect("parses"));
+        // The library's files only check together; the others check alone.
+        if f.starts_with("library/") {
+            continue;
+        }
+        let a = shapecheck_dsl::load(&text).unwrap_or_else(|_| panic!("{f} checks"));
+        let b = shapecheck_dsl::load(&printed).unwrap_or_else(|_| panic!("printed {f} checks"));
+        assert_eq!(a, b, "{f}");
+    }
+    let lib: Vec<String> = common::LIBRARY.iter().map(|f| common::read(f)).collect();
+    let printed: Vec<String> = lib
+        .iter()
+        .map(|t| print(&parse(t).expect("parses")))
+        .collect();
+    let a = shapecheck_dsl::load_all(&lib.iter().map(String::as_str).collect::<Vec<_>>());
+    let b = shapecheck_dsl::load_all(&printed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        a.expect("library checks"),
+        b.expect("printed library checks")
+    );
+}
+
+#[test]
+fn spans_are_erased_but_everything_else_compared() {
+    let a = parse("predicate p[f](v) := f(v, v);").expect("parses");
+    let b = parse("predicate   p [f] (v)\n:= f (v,v) ;").expect("parses");
+    let c = parse("predicate p[f](w) := f(w, w);").expect("parses");
+    assert_ne!(a, b);
+    assert_eq!(erase(&a), erase(&b));
+    assert_ne!(erase(&a), erase(&c));
+}
+
+// ---------------------------------------------------------------- random ASTs
+
+const KEYWORDS: [&str; 11] = [
+    "predicate",
+    "invariant",
+    "structure",
+    "refines",
+    "family",
+    "requires",
+    "abstract",
+    "forall",
+    "exists",
+    "true",
+    "false",
+];
+
+/// Identifiers, with a bias towards those that begin with a keyword.
+fn name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(vec!["v", "w", "f", "b", "x", "sm", "reach", "_", "_1"])
+            .prop_map(str::to_string),
+        1 => prop::sample::select(vec![
+            "trueish", "false_", "falsey", "true1", "forallv", "exists_w", "predicates",
+            "families", "abstraction", "refinesx",
+        ])
+        .prop_map(str::to_string),
+        2 => "[a-zA-Z_][a-zA-Z0-9_]{0,6}",
+    ]
+    .prop_filter("not a keyword", |s| !KEYWORDS.contains(&s.as_str()))
+}
+
+fn ident() -> impl Strategy<Value = Ident> {
+    name().prop_map(|name| Ident {
+        name,
+        span: Span::default(),
+    })
+}
+
+fn idents(min: usize, max: usize) -> impl Strategy<Value = Vec<Ident>> {
+    prop::collection::vec(ident(), min..=max)
+}
+
+fn f(kind: FormulaKind) -> Formula {
+    Formula {
+        kind,
+        span: Span::default(),
+    }
+}
+
+fn leaf() -> impl Strategy<Value = Formula> {
+    let closure = prop::option::of(prop_oneof![Just(Closure::Plus), Just(Closure::Star)]);
+    prop_oneof![
+        Just(f(FormulaKind::True)),
+        Just(f(FormulaKind::False)),
+        (ident(), ident(), any::<bool>()).prop_map(|(left, right, equal)| f(FormulaKind::Eq {
+            left,
+            right,
+            equal
+        })),
+        (
+            ident(),
+            prop::option::of(idents(0, 2)),
+            closure,
+            idents(1, 3)
+        )
+            .prop_map(|(name, roles, closure, args)| f(FormulaKind::Atom {
+                name,
+                roles,
+                closure,
+                args
+            })),
+    ]
+}
+
+fn any_formula() -> impl Strategy<Value = Formula> {
+    leaf().prop_recursive(5, 48, 2, |inner| {
+        let b = |x: Formula| Box::new(x);
+        let quant = prop_oneof![Just(Quantifier::Forall), Just(Quantifier::Exists)];
+        prop_oneof![
+            inner.clone().prop_map(move |a| f(FormulaKind::Not(b(a)))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| f(FormulaKind::And(b(x), b(y)))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| f(FormulaKind::Or(b(x), b(y)))),
+            (inner.clone(), inner.clone())
+                .prop_map(move |(x, y)| f(FormulaKind::Implies(b(x), b(y)))),
+            (inner.clone(), inner.clone()).prop_map(move |(x, y)| f(FormulaKind::Iff(b(x), b(y)))),
+            (quant, idents(1, 3), inner).prop_map(move |(q, vars, body)| f(FormulaKind::Quant {
+                q,
+                vars,
+                body: b(body)
+            })),
+        ]
+    })
+}
+
+fn instance() -> impl Strategy<Value = Instance> {
+    (ident(), idents(0, 3)).prop_map(|(name, roles)| Instance {
+        name,
+        roles,
+        span: Span::default(),
+    })
+}
+
+fn instances(min: usize, max: usize) -> impl Strategy<Value = Vec<Instance>> {
+    prop::collection::vec(instance(), min..=max)
+}
+
+fn item() -> impl Strategy<Value = Item> {
+    let sp = Span::default();
+    let predicate = (
+        ident(),
+        idents(0, 3),
+        prop::option::of(ident()),
+        idents(1, 3),
+        any_formula(),
+    )
+        .prop_map(move |(name, roles, pointer, params, body)| {
+            Item::Predicate(PredicateDecl {
+                name,
+                roles,
+                pointer,
+                params,
+                body,
+                span: sp,
+            })
+        });
+    let invariant = (ident(), idents(0, 3), any_formula()).prop_map(move |(name, roles, body)| {
+        Item::Invariant(InvariantDecl {
+            name,
+            roles,
+            body,
+            span: sp,
+        })
+    });
+    let family =
+        (ident(), instances(1, 3), idents(0, 2)).prop_map(move |(name, preds, requires)| {
+            FamilyDecl {
+                name,
+                preds,
+                requires,
+                span: sp,
+            }
+        });
+    let structure = (
+        ident(),
+        idents(0, 3),
+        instances(0, 2),
+        instances(0, 3),
+        prop::collection::vec(family, 0..=3),
+        idents(0, 2),
+    )
+        .prop_map(
+            move |(name, roles, refines, invariants, families, abstracts)| {
+                Item::Structure(StructureDecl {
+                    name,
+                    roles,
+                    refines,
+                    invariants,
+                    families,
+                    abstracts,
+                    span: sp,
+                })
+            },
+        );
+    prop_oneof![predicate, invariant, structure]
+}
+
+proptest! {
+    #[test]
+    fn random_formulas_round_trip(body in any_formula()) {
+        let text = format!("invariant i[f] := {};", formula(&body));
+        let spec = parse(&text).map_err(|e| TestCaseError::fail(format!("{}: {text}", e.message)))?;
+        let Some(Item::Invariant(inv)) = spec.items.first() else {
+            return Err(TestCaseError::fail(format!("not an invariant: {text}")));
+        };
+        prop_assert_eq!(erase_formula(&inv.body), body, "{}", text);
+    }
+
+    #[test]
+    fn random_specs_round_trip(items in prop::collection::vec(item(), 0..5)) {
+        let spec = Spec { items };
+        let text = print(&spec);
+        let again = parse(&text).map_err(|e| TestCaseError::fail(format!("{}:\n{text}", e.message)))?;
+        prop_assert_eq!(erase(&again), spec, "{}", text);
+    }
+}

@@ -1,0 +1,111 @@
+//! Syntax errors: one diagnostic at the offending token, saying what was expected and what
+//! was found; and identifiers that begin with a keyword.
+
+use shapecheck_dsl::diag::line_col;
+use shapecheck_dsl::parser::parse;
+
+/// `(line:col, message)` of the syntax error in `text`.
+fn error(text: &str) -> (String, String) {
+    let d = parse(text).expect_err("a syntax error");
+    assert_eq!(
+        d.primary.start, d.primary.end,
+        "a syntax error is a position"
+    );
+    let (l, c) = line_col(text, d.primary.start);
+    (format!("{l}:{c}"), d.message)
+}
+
+fn e(pos: &str, msg: &str) -> (String, String) {
+    (pos.into(), format!("syntax error: {msg}"))
+}
+
+#[test]
+fn a_missing_semicolon_is_reported_at_the_next_token() {
+    let text = "predicate c[f](v) := f+(v, v)\npredicate d[f](v) := true;\n";
+    assert_eq!(
+        error(text),
+        e(
+            "2:1",
+            "expected `&&`, `->`, `;`, `<->` or `||`, found `predicate`"
+        )
+    );
+    assert_eq!(
+        error("predicate p[f](v) := (f(v, v);"),
+        e("1:30", "expected `&&`, `)`, `->`, `<->` or `||`, found `;`")
+    );
+}
+
+#[test]
+fn structure_members() {
+    assert_eq!(
+        error("structure s[f] {\n  famly a = p[f];\n}"),
+        e(
+            "2:3",
+            "expected `abstract`, `family`, `invariant` or `}`, found `famly`"
+        )
+    );
+    assert_eq!(
+        error("structure s[f] {\n  family a = p[f];\n"),
+        e(
+            "3:1",
+            "expected `abstract`, `family`, `invariant` or `}`, found end of file"
+        )
+    );
+    assert_eq!(
+        error("structure s[f] { family a = p[f] requires; }"),
+        e("1:42", "expected identifier, found `;`")
+    );
+}
+
+#[test]
+fn declarations_and_formulas() {
+    assert_eq!(
+        error("predicat p[f](v) := true;"),
+        e(
+            "1:1",
+            "expected `invariant`, `predicate` or `structure`, found `predicat`"
+        )
+    );
+    assert_eq!(
+        error("predicate exists[f](v) := true;"),
+        e("1:11", "expected identifier, found `exists`")
+    );
+    assert_eq!(
+        error("predicate p(v) := true;"),
+        e("1:12", "expected `[`, found `(`")
+    );
+    assert_eq!(
+        error("predicate p[f](v) = true;"),
+        e("1:19", "expected `:=`, found `=`")
+    );
+    assert_eq!(
+        error("predicate p[f](v) := ;"),
+        e("1:22", "expected formula, found `;`")
+    );
+    assert_eq!(
+        error("predicate p[f](v) := f(v, );"),
+        e("1:27", "expected identifier, found `)`")
+    );
+    assert_eq!(
+        error("invariant i[f] := forall v. f(v, v) &&;"),
+        e("1:39", "expected formula, found `;`")
+    );
+    assert_eq!(
+        error("predicate p[f](v) := v = v;"),
+        e(
+            "1:24",
+            "expected `!=`, `(`, `*`, `+`, `==` or `[`, found `=`"
+        )
+    );
+}
+
+#[test]
+fn identifiers_may_begin_with_keywords() {
+    let text = "predicate trueish[falsey](forallx) := \
+                falsey(forallx, forallx) && trueish2(forallx) || exists_ == forallx;";
+    assert!(parse(text).is_ok(), "{:?}", parse(text).err());
+    assert!(parse("invariant i[f] := true_(v) && false1 != false2;").is_ok());
+    // Keywords themselves are not identifiers, and `true` stays a literal.
+    assert!(parse("invariant i[f] := true(v);").is_err());
+    assert!(parse("invariant i[f] := true && !false;").is_ok());
+}

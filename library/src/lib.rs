@@ -1,0 +1,34 @@
+//! The standard domain library of shapecheck: the data structures, instrumentation predicates
+//! and explicit-heap invariants of `specs/*.shape`, compiled by `shapecheck_macros::spec!`.
+//!
+//! - [`spec()`]: the checked spec as data (formulas as `Formula` trees);
+//! - [`predicates`]: `reach`, `treach`, `cyclic`, `shared`, `cancel`, `down`, `dstar`, `dreach`,
+//!   `dacyclic`, each a type implementing `shapecheck_dsl::compiled::CompiledPredicate`
+//!   (two-valued evaluation on explicit heaps, three-valued on shape graphs);
+//! - [`invariants`]: `acyclic`, `inverse`, `unshared`, `tree`, `circular`;
+//! - [`structures`]: `sll`, `dll`, `tree`, `treep`, `csll`, each with its invariants and its
+//!   lattice of shape-class generators;
+//! - [`COMPILED`]: all of them as tables, for lookup by name.
+//!
+//! ```
+//! use shapecheck_dsl::compiled::CompiledPredicate;
+//! use shapecheck_dsl::eval::ExplicitHeap;
+//! use shapecheck_library::predicates::Reach;
+//!
+//! // x -> 0 -next-> 1, node 2 unreachable.
+//! let heap = ExplicitHeap {
+//!     nodes: 3,
+//!     edges: [((0, "next".to_string()), 1)].into(),
+//!     pointers: [("x".to_string(), 0)].into(),
+//! };
+//! assert!(Reach::eval2(&heap, &["next"], Some("x"), &[1]));
+//! assert!(!Reach::eval2(&heap, &["next"], Some("x"), &[2]));
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+shapecheck_macros::spec!(
+    "specs/predicates.shape",
+    "specs/invariants.shape",
+    "specs/structures.shape"
+);

@@ -1,0 +1,3 @@
+shapecheck_macros::spec!("specs/no_such_file.shape");
+
+fn main() {}
