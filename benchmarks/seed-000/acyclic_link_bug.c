@@ -1,0 +1,78 @@
+// Table 1 (seed 000): acyclic_list_link, buggy twin. Checks: preservation of acyclicity along succ. Expected: FALSE(unreach-call)
+// Buggy line: 69. Bug: list_link links the last node of list_1 to list_1 instead of list_2 (a typo), closing a cycle.
+/* Client of list_link (GDSL 1.4 _gdsl_list_link), as in the paper's evaluation (digest §7): it
+ * builds two arbitrary acyclic dlls l1, l2 (alloc_list), appends l2 to l1 (list_link), and on
+ * return checks acyclicity along succ from the head, with assert_acyclic. The lists have
+ * unbounded nondeterministic lengths; the checking walk ends on every heap.
+ */
+#include <stdlib.h>
+
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+
+/* GDSL 1.4's low-level list node (_gdsl_node), with an int for the content. */
+typedef struct node {
+  int data;
+  struct node *succ, *pred;
+} *node_t;
+
+static int nodes; /* nodes allocated so far: bounds the checking walk */
+
+/* Client: an arbitrary acyclic doubly-linked list of at least one node. */
+static node_t alloc_list(void) {
+  node_t r = malloc(sizeof(struct node));
+  node_t p = r;
+  if (!r)
+    abort();
+  r->data = 0;
+  r->succ = NULL;
+  r->pred = NULL;
+  nodes++;
+  while (__VERIFIER_nondet_int()) {
+    node_t t = malloc(sizeof(struct node));
+    if (!t)
+      abort();
+    t->data = 0;
+    t->succ = NULL;
+    nodes++;
+    p->succ = t;
+    t->pred = p;
+    p = t;
+  }
+  return r;
+}
+
+/* Client: acyclicity along succ from head. A walk of more than `nodes` steps revisits a node;
+ * on an acyclic list it reaches NULL first. */
+static void assert_acyclic(node_t head) {
+  node_t p = head;
+  int len = 0;
+  while (p != NULL) {
+    len++;
+    if (len > nodes)
+      reach_error();
+    p = p->succ;
+  }
+}
+
+/* GDSL 1.4 _gdsl_node_link: node2 becomes node1's successor. */
+static void node_link(node_t node1, node_t node2) {
+  node1->succ = node2;
+  node2->pred = node1;
+}
+
+/* GDSL 1.4 _gdsl_list_link: appends list_2 after the last node of list_1. */
+static void list_link(node_t list_1, node_t list_2) {
+  node_t tmp = list_1;
+  while (tmp->succ != NULL)
+    tmp = tmp->succ;
+  node_link(tmp, list_1); /* BUG: list_1 for list_2: the last node is linked back to the head */
+}
+
+int main(void) {
+  node_t l1 = alloc_list();
+  node_t l2 = alloc_list();
+  list_link(l1, l2);
+  assert_acyclic(l1);
+  return 0;
+}

@@ -1,0 +1,152 @@
+//! Seed 000's Table 1 benchmarks (`benchmarks/seed-000/`): the GDSL 1.4 list and tree clients
+//! and Fig. 1. Every buggy twin `<name>_bug.c` must be answered `FALSE(unreach-call)`; every
+//! correct program must not get a FALSE answer (today `UNKNOWN`: its structures are unbounded,
+//! and `TRUE` needs the shape analysis of a later milestone); every correct program has a twin.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+fn programs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/seed-000");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|f| f.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn is_twin(file: &Path) -> bool {
+    file.file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .ends_with("_bug")
+}
+
+/// Verifies one program; returns a failure description.
+fn run(file: &Path) -> Option<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args(["verify", "--check", "unreach-call", "--timeout", "60"])
+        .arg(file)
+        .output()
+        .expect("run shapecheck");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.lines().next().unwrap_or("");
+    let ok = if is_twin(file) {
+        first == "FALSE(unreach-call)"
+    } else {
+        first == "TRUE" || first == "UNKNOWN"
+    };
+    if ok && out.status.success() {
+        return None;
+    }
+    let want = if is_twin(file) {
+        "FALSE(unreach-call)"
+    } else {
+        "TRUE or UNKNOWN"
+    };
+    let detail: Vec<&str> = stdout.lines().skip(1).take(3).collect();
+    Some(format!(
+        "{}: expected {want}, got {first:?} (exit {:?}) {detail:?} {}",
+        file.file_name().unwrap().to_string_lossy(),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    ))
+}
+
+#[test]
+fn table1_verdicts() {
+    let files = programs();
+    let correct = files.iter().filter(|f| !is_twin(f)).count();
+    assert!(
+        correct >= 15,
+        "expected Fig. 1 and the 14 programs of Table 1, found {correct} correct programs"
+    );
+    let failures = Mutex::new(vec![]);
+    let next = Mutex::new(0usize);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = {
+                        let mut n = next.lock().unwrap();
+                        *n += 1;
+                        *n - 1
+                    };
+                    let Some(f) = files.get(i) else { break };
+                    if let Some(msg) = run(f) {
+                        failures.lock().unwrap().push(msg);
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of {} programs failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn every_correct_program_has_a_buggy_twin() {
+    let files = programs();
+    for f in files.iter().filter(|f| !is_twin(f)) {
+        let stem = f.file_stem().unwrap().to_string_lossy();
+        let twin = f.with_file_name(format!("{stem}_bug.c"));
+        assert!(
+            files.contains(&twin),
+            "{} has no twin {}",
+            f.display(),
+            twin.display()
+        );
+    }
+    for t in files.iter().filter(|f| is_twin(f)) {
+        let stem = t.file_stem().unwrap().to_string_lossy();
+        let orig = t.with_file_name(format!("{}.c", stem.trim_end_matches("_bug")));
+        assert!(
+            files.contains(&orig),
+            "{} is the twin of no program",
+            t.display()
+        );
+    }
+}
+
+#[test]
+fn headers_state_the_expected_verdict() {
+    for f in programs() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let first = text.lines().next().unwrap_or("");
+        if !first.starts_with("// Table 1 (seed 000)") {
+            continue; // fig1.c keeps the paper's block comment
+        }
+        let want = if is_twin(&f) {
+            "Expected: FALSE(unreach-call)"
+        } else {
+            "Expected: TRUE"
+        };
+        assert!(first.ends_with(want), "{}: header {first:?}", f.display());
+        if is_twin(&f) {
+            // The second line names the buggy line, which carries a `/* BUG: ... */` mark.
+            let line: usize = text
+                .lines()
+                .nth(1)
+                .and_then(|l| l.strip_prefix("// Buggy line: "))
+                .and_then(|l| l.split('.').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{}: no `// Buggy line: N.` line", f.display()));
+            let marked = text.lines().nth(line - 1).unwrap_or("");
+            assert!(
+                marked.contains("/* BUG:"),
+                "{}: line {line} is not marked BUG: {marked:?}",
+                f.display()
+            );
+        }
+    }
+}
