@@ -178,9 +178,9 @@ fn limits(args: &ClassifyArgs) -> Limits {
 
 /// A structure with its roles bound to fields (`fields[i]` is bound to role `i`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Binding {
-    structure: StructId,
-    fields: Vec<String>,
+pub(crate) struct Binding {
+    pub(crate) structure: StructId,
+    pub(crate) fields: Vec<String>,
 }
 
 /// A binding whose invariants failed: the invariant instance and the sample (0-based, among
@@ -192,9 +192,9 @@ struct Rejection {
 }
 
 /// The classification of one recursive type.
-struct TypeReport {
+pub(crate) struct TypeReport {
     /// Enabled bindings with whether each is finest, finest first.
-    enabled: Vec<(Binding, bool)>,
+    pub(crate) enabled: Vec<(Binding, bool)>,
     /// Rejected bindings.
     rejected: Vec<Rejection>,
     /// Structures with more roles than the type has self-pointer fields.
@@ -202,7 +202,7 @@ struct TypeReport {
 }
 
 /// Evaluates every structure of `spec` under every binding on the samples of one type.
-fn classify(spec: &Spec, compiled: Option<&CompiledSpec>, ts: &TypeSamples) -> TypeReport {
+pub(crate) fn classify(spec: &Spec, compiled: Option<&CompiledSpec>, ts: &TypeSamples) -> TypeReport {
     let mut r = TypeReport {
         enabled: vec![],
         rejected: vec![],

@@ -8,6 +8,7 @@
 
 mod bench;
 mod classify;
+mod prove;
 mod spec_cmd;
 mod specs;
 
@@ -51,6 +52,8 @@ enum Command {
     Spec(spec_cmd::SpecCommand),
     /// Tell which data structure each recursive struct type of a C program is, from heap samples.
     Classify(classify::ClassifyArgs),
+    /// Seed 000's Table 1 side by side with lazy shape analysis runs on benchmarks/seed-000.
+    Table1(prove::TableArgs),
 }
 
 #[derive(clap::Args)]
@@ -79,6 +82,26 @@ struct VerifyArgs {
     /// Maximum number of live heap blocks in a state.
     #[arg(long, default_value_t = Limits::default().max_heap)]
     max_heap: usize,
+    /// Engines: explicit heaps first, then lazy shape analysis if undecided (auto); or one.
+    #[arg(long, value_enum, default_value_t = Engine::Auto)]
+    engine: Engine,
+    /// Write the shape graphs of a TRUE certificate per location to this file (text).
+    #[arg(long)]
+    dump_shapes: Option<PathBuf>,
+    /// Write the shape graphs of a TRUE certificate as Graphviz DOT to this file.
+    #[arg(long)]
+    dump_dot: Option<PathBuf>,
+    /// Shape analysis with the maximal SCG (finest enabled by samples, every pointer tracked)
+    /// instead of refinement from the coarsest.
+    #[arg(long)]
+    maximal: bool,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum Engine {
+    Auto,
+    Explicit,
+    Shape,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -95,6 +118,7 @@ fn main() -> ExitCode {
         Command::Spec(c) => spec_cmd::run(&c),
         Command::Classify(args) => on_big_stack(move || classify::run(&args)),
         Command::Verify(args) => on_big_stack(move || verify(&args)),
+        Command::Table1(args) => on_big_stack(move || prove::table1(&args)),
     }
 }
 
@@ -158,10 +182,44 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             .filter(|t| *t > 0.0)
             .map(Duration::from_secs_f64),
     };
-    let r = report::verify(&prog, &checks, limits);
+    let start = std::time::Instant::now();
+    let mut r = match args.engine {
+        Engine::Shape => report::Report::undecided(&checks, "explicit-heap engine not run"),
+        _ => report::verify(&prog, &checks, limits.clone()),
+    };
+    let undecided = matches!(r.verdict, report::Verdict::Unknown(_));
+    if undecided && args.engine != Engine::Explicit {
+        if prove::supported(&checks) {
+            let timeout = limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+            let cfg = shapecheck_runtime::lazy::LazyConfig {
+                timeout: timeout.or(Some(Duration::from_secs(300))),
+                maximal: args.maximal,
+                ..Default::default()
+            };
+            let lr = prove::prove(&prog, &checks, cfg);
+            write_dumps(args, &lr);
+            r.add_lazy(lr, prove::explain);
+        } else {
+            r.note("shape analysis not run: it does not check valid-memtrack or valid-memcleanup");
+        }
+    }
+    r.seconds = start.elapsed().as_secs_f64();
     match args.format {
         Format::Text => print!("{}", r.text(&prog)),
         Format::Json => println!("{}", r.json()),
     }
     ExitCode::SUCCESS
+}
+
+fn write_dumps(args: &VerifyArgs, r: &shapecheck_runtime::lazy::LazyResult) {
+    if let Some(p) = &args.dump_shapes
+        && let Err(e) = std::fs::write(p, &r.shapes_text)
+    {
+        eprintln!("error: {}: {e}", p.display());
+    }
+    if let Some(p) = &args.dump_dot
+        && let Err(e) = std::fs::write(p, &r.shapes_dot)
+    {
+        eprintln!("error: {}: {e}", p.display());
+    }
 }

@@ -30,6 +30,10 @@ pub struct Report {
     pub checks: PropertySet,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// What the lazy shape analysis said (its explanation lines), if it ran.
+    pub lazy: Option<String>,
+    /// Further notes.
+    pub notes: Vec<String>,
 }
 
 /// Verifies `prog` against `checks` with the explicit-heap engine.
@@ -51,10 +55,40 @@ pub fn verify(prog: &Program, checks: &PropertySet, limits: Limits) -> Report {
         stats,
         checks: checks.clone(),
         seconds: start.elapsed().as_secs_f64(),
+        lazy: None,
+        notes: vec![],
     }
 }
 
 impl Report {
+    /// An UNKNOWN report before any engine ran.
+    pub fn undecided(checks: &PropertySet, why: &str) -> Report {
+        Report {
+            verdict: Verdict::Unknown(vec![why.to_string()]),
+            stats: Stats::default(),
+            checks: checks.clone(),
+            seconds: 0.0,
+            lazy: None,
+            notes: vec![],
+        }
+    }
+
+    /// Adds a note.
+    pub fn note(&mut self, n: &str) {
+        self.notes.push(n.to_string());
+    }
+
+    /// Takes the lazy shape analysis' verdict when it decided the program; `explain` renders
+    /// its report lines.
+    pub fn add_lazy(&mut self, r: crate::lazy::LazyResult, explain: fn(&crate::lazy::LazyResult) -> String) {
+        self.lazy = Some(explain(&r));
+        match r.verdict {
+            crate::lazy::LazyVerdict::True(_) => self.verdict = Verdict::True,
+            crate::lazy::LazyVerdict::False(c) => self.verdict = Verdict::False(c),
+            crate::lazy::LazyVerdict::Unknown(_) => {}
+        }
+    }
+
     /// The SV-COMP verdict line.
     pub fn verdict_line(&self) -> String {
         match &self.verdict {
@@ -70,6 +104,7 @@ impl Report {
         out.push('\n');
         let props: Vec<_> = self.checks.0.iter().map(|p| p.name()).collect();
         match &self.verdict {
+            Verdict::True if self.lazy.is_some() => {}
             Verdict::True => {
                 let _ = writeln!(
                     out,
@@ -87,6 +122,12 @@ impl Report {
                     let _ = writeln!(out, "reason: {r}");
                 }
             }
+        }
+        if let Some(l) = &self.lazy {
+            out.push_str(l);
+        }
+        for n in &self.notes {
+            let _ = writeln!(out, "note: {n}");
         }
         let s = &self.stats;
         let _ = writeln!(
@@ -115,7 +156,11 @@ impl Report {
                 v["trace"] = serde_json::to_value(&c.trace).unwrap_or_default();
             }
             Verdict::Unknown(r) => v["reasons"] = json!(r),
+            Verdict::True if self.lazy.is_some() => v["proof"] = json!("lazy shape analysis, certificate re-checked"),
             Verdict::True => v["proof"] = json!("complete explicit-heap exploration"),
+        }
+        if let Some(l) = &self.lazy {
+            v["shape_analysis"] = json!(l.lines().collect::<Vec<_>>());
         }
         v
     }

@@ -439,8 +439,12 @@ fn returned_var(e: &Expr) -> Option<VarId> {
 
 impl Observer for Sampler<'_> {
     fn observe(&mut self, st: &State) -> bool {
+        // Function boundaries are sampled only for operations main calls directly (frames:
+        // the initialiser, main, the callee): a helper called in the middle of an operation
+        // (list_link inside list_insert_after) sees its structure half updated.
         if let Some(top) = st.frames.last()
             && let Some(site) = self.site(top.func, top.loc)
+            && (site != Site::Call || st.frames.len() <= 3)
         {
             self.sample(st, top.func, top.loc, site);
         }

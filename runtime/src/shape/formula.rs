@@ -1,0 +1,281 @@
+//! Three-valued evaluation of the spec's defining formulas on shape graphs.
+//!
+//! Consumes a [`Graph`], its [`Vocab`] and an instrumentation predicate instance; produces
+//! Kleene values. Unlike the spec interpreter (`shapecheck_dsl::eval`), a predicate the
+//! formula uses is read from the structure when the vocabulary stores it (that is what makes
+//! stored instrumentation predicates more precise than re-evaluation), closures are max-min
+//! closures over the nodes of the instance's struct type, and the evaluator records whether it
+//! read any tuple that an update changed ([`Changes`]): a value whose formula read no changed
+//! tuple keeps its stored value (the differencing rule of `super::update`).
+
+use super::graph::{F, Graph, H, T};
+use super::vocab::{Instr, Vocab};
+use shapecheck_dsl::eval::Kleene;
+use shapecheck_dsl::ir::{Formula, PredId, Rel};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+/// Which tuples an update changed, indexed like the graph's tables.
+#[derive(Clone, Debug, Default)]
+pub struct Changes {
+    /// `[slot][node]`.
+    pub un: Vec<Vec<bool>>,
+    /// `[slot][from * n + to]`.
+    pub bin: Vec<Vec<bool>>,
+    any_un: Vec<bool>,
+    any_bin: Vec<bool>,
+}
+
+impl Changes {
+    /// No change on a structure of `n` nodes.
+    pub fn none(v: &Vocab, n: usize) -> Changes {
+        Changes {
+            un: vec![vec![false; n]; v.unary],
+            bin: vec![vec![false; n * n]; v.binary],
+            any_un: vec![false; v.unary],
+            any_bin: vec![false; v.binary],
+        }
+    }
+
+    /// Marks predicate `p` on `args` as changed.
+    pub fn mark(&mut self, v: &Vocab, n: usize, p: usize, args: &[usize]) {
+        let info = &v.preds[p];
+        if info.arity == 1 {
+            self.un[info.slot][args[0]] = true;
+            self.any_un[info.slot] = true;
+        } else {
+            self.bin[info.slot][args[0] * n + args[1]] = true;
+            self.any_bin[info.slot] = true;
+        }
+    }
+
+    fn get(&self, v: &Vocab, n: usize, p: usize, args: &[usize]) -> bool {
+        let info = &v.preds[p];
+        if info.arity == 1 {
+            self.un[info.slot][args[0]]
+        } else {
+            self.bin[info.slot][args[0] * n + args[1]]
+        }
+    }
+
+    fn any(&self, v: &Vocab, p: usize) -> bool {
+        let info = &v.preds[p];
+        if info.arity == 1 {
+            self.any_un[info.slot]
+        } else {
+            self.any_bin[info.slot]
+        }
+    }
+}
+
+/// A relation's closure: the matrix over the instance's nodes and whether it read a change.
+type Closure = (Vec<Kleene>, bool);
+
+/// An evaluator of one instance's formulas on one graph.
+pub struct Eval<'a> {
+    v: &'a Vocab,
+    g: &'a Graph,
+    inst: &'a Instr,
+    changes: Option<&'a Changes>,
+    /// Whether the last evaluation read a changed tuple.
+    pub read_changed: Cell<bool>,
+    /// The nodes of the instance's struct type.
+    pub nodes: Vec<usize>,
+    closures: RefCell<HashMap<(String, bool), Closure>>,
+}
+
+impl<'a> Eval<'a> {
+    /// An evaluator of instance `inst` on `g`.
+    pub fn new(v: &'a Vocab, g: &'a Graph, inst: &'a Instr, changes: Option<&'a Changes>) -> Self {
+        Eval {
+            v,
+            g,
+            inst,
+            changes,
+            read_changed: Cell::new(false),
+            nodes: (0..g.n).filter(|u| g.ty[*u] == inst.strukt).collect(),
+            closures: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The value of the instance's defining formula on `args`.
+    pub fn instance(&self, args: &[usize]) -> Kleene {
+        let decl = self.v.decl(self.inst.pred);
+        let mut env = vec![0; decl.slots.max(args.len())];
+        env[..args.len()].copy_from_slice(args);
+        self.formula(&decl.body, &self.inst.roles, &mut env)
+    }
+
+    /// The value of formula `f` with roles bound to the field indices `roles`.
+    pub fn formula(&self, f: &Formula, roles: &[usize], env: &mut Vec<usize>) -> Kleene {
+        match f {
+            Formula::True => T,
+            Formula::False => F,
+            Formula::Eq(a, b) => self.equal(env[*a], env[*b]),
+            Formula::Field(r, a, b) => match roles.get(*r) {
+                Some(fi) => self.read(self.v.field_pred(*fi), &[env[*a], env[*b]]),
+                None => F,
+            },
+            Formula::Pointer(a) => match self.inst.pointer {
+                Some(x) => self.read(self.v.pt(x), &[env[*a]]),
+                None => F,
+            },
+            Formula::Summary(a) => self.g.sm[env[*a]],
+            Formula::Pred(p, rs, args) => {
+                let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                let vals: Vec<usize> = args.iter().map(|a| env[*a]).collect();
+                self.pred(*p, &bound, &vals)
+            }
+            Formula::Closure {
+                rel,
+                reflexive,
+                from,
+                to,
+            } => self.closure_at(rel, *reflexive, roles, env[*from], env[*to]),
+            Formula::Not(a) => self.formula(a, roles, env).not(),
+            Formula::And(a, b) => self.formula(a, roles, env).and(self.formula(b, roles, env)),
+            Formula::Or(a, b) => self.formula(a, roles, env).or(self.formula(b, roles, env)),
+            Formula::Implies(a, b) => self.formula(a, roles, env).implies(self.formula(b, roles, env)),
+            Formula::Iff(a, b) => self.formula(a, roles, env).iff(self.formula(b, roles, env)),
+            Formula::Exists(x, body) => self.quantify(*x, body, roles, env, F, Kleene::or),
+            Formula::Forall(x, body) => self.quantify(*x, body, roles, env, T, Kleene::and),
+        }
+    }
+
+    fn quantify(
+        &self,
+        x: usize,
+        body: &Formula,
+        roles: &[usize],
+        env: &mut Vec<usize>,
+        unit: Kleene,
+        op: fn(Kleene, Kleene) -> Kleene,
+    ) -> Kleene {
+        let saved = env[x];
+        let mut acc = unit;
+        for &u in &self.nodes {
+            env[x] = u;
+            acc = op(acc, self.formula(body, roles, env));
+        }
+        env[x] = saved;
+        acc
+    }
+
+    /// A stored predicate's value, noting whether the tuple changed.
+    fn read(&self, p: usize, args: &[usize]) -> Kleene {
+        if let Some(c) = self.changes
+            && c.get(self.v, self.g.n, p, args)
+        {
+            self.read_changed.set(true);
+        }
+        self.g.get(self.v, p, args)
+    }
+
+    /// Spec predicate `p` applied to fields `roles`: stored, or evaluated from its formula.
+    fn pred(&self, p: PredId, roles: &[usize], args: &[usize]) -> Kleene {
+        let decl = self.v.decl(p);
+        let pointer = decl.pointer.as_ref().and(self.inst.pointer);
+        if let Some(i) = self.v.stored(p, roles, pointer) {
+            return self.read(self.v.instr[i].id, args);
+        }
+        let mut env = vec![0; decl.slots.max(args.len())];
+        env[..args.len()].copy_from_slice(args);
+        self.formula(&decl.body, roles, &mut env)
+    }
+
+    /// Node equality: a summary node is only possibly equal to itself.
+    pub fn equal(&self, a: usize, b: usize) -> Kleene {
+        if a != b { F } else { self.g.sm[a].not() }
+    }
+
+    fn closure_at(&self, rel: &Rel, reflexive: bool, roles: &[usize], a: usize, b: usize) -> Kleene {
+        let key = (format!("{rel:?}{roles:?}"), reflexive);
+        let cached = self.closures.borrow().get(&key).cloned();
+        let (m, changed) = match cached {
+            Some(c) => c,
+            None => {
+                let c = self.closure(rel, reflexive, roles);
+                self.closures.borrow_mut().insert(key, c.clone());
+                c
+            }
+        };
+        if changed {
+            self.read_changed.set(true);
+        }
+        let (Some(i), Some(j)) = (self.pos(a), self.pos(b)) else {
+            return F;
+        };
+        m[i * self.nodes.len() + j]
+    }
+
+    fn pos(&self, u: usize) -> Option<usize> {
+        self.nodes.iter().position(|x| *x == u)
+    }
+
+    /// Max-min (reflexive-)transitive closure of a relation over the instance's nodes.
+    fn closure(&self, rel: &Rel, reflexive: bool, roles: &[usize]) -> Closure {
+        let saved = self.read_changed.replace(false);
+        let k = self.nodes.len();
+        let mut m = vec![F; k * k];
+        for i in 0..k {
+            for j in 0..k {
+                let (a, b) = (self.nodes[i], self.nodes[j]);
+                m[i * k + j] = match rel {
+                    Rel::Field(r) => match roles.get(*r) {
+                        Some(fi) => self.read(self.v.field_pred(*fi), &[a, b]),
+                        None => F,
+                    },
+                    Rel::Pred(p, rs) => {
+                        let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                        self.pred(*p, &bound, &[a, b])
+                    }
+                };
+            }
+        }
+        if let Some(c) = self.changes
+            && let Rel::Field(r) = rel
+            && let Some(fi) = roles.get(*r)
+            && c.any(self.v, self.v.field_pred(*fi))
+        {
+            self.read_changed.set(true);
+        }
+        for via in 0..k {
+            for i in 0..k {
+                for j in 0..k {
+                    let path = m[i * k + via].and(m[via * k + j]);
+                    m[i * k + j] = m[i * k + j].or(path);
+                }
+            }
+        }
+        if reflexive {
+            for i in 0..k {
+                m[i * k + i] = m[i * k + i].or(self.equal(self.nodes[i], self.nodes[i]));
+            }
+        }
+        let changed = self.read_changed.replace(saved);
+        (m, changed)
+    }
+}
+
+/// All tuples of `arity` over `nodes`.
+pub fn tuples(nodes: &[usize], arity: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![vec![]];
+    for _ in 0..arity {
+        out = out
+            .into_iter()
+            .flat_map(|t| {
+                nodes.iter().map(move |u| {
+                    let mut t2 = t.clone();
+                    t2.push(*u);
+                    t2
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Whether a value is definite.
+pub fn definite(k: Kleene) -> bool {
+    k != H
+}

@@ -1,0 +1,15 @@
+//! Shape analysis with three-valued logic (TVLA, seed 000 §2.3), generic in the spec: the
+//! vocabulary of predicates comes from a checked spec (compiled or loaded at run time) and a
+//! shape type per recursive struct; nothing here knows lists or trees.
+//!
+//! Stages: [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
+//! [`formula`] (three-valued evaluation of defining formulas), [`coerce`] (constraints from the
+//! definitions), [`transfer`] (focus, update, differencing per IR operation), [`analysis`]
+//! (the ART over the program's CFAs, path simulation, certificate re-check).
+
+pub mod analysis;
+pub mod coerce;
+pub mod formula;
+pub mod graph;
+pub mod transfer;
+pub mod vocab;
