@@ -1,9 +1,17 @@
 // Table 1 (seed 000): bintree_rotate_left. Checks: preservation of acyclicity along left and right. Expected: TRUE
-/* Client of rotate_left (GDSL 1.4 _gdsl_bintree_rotate_left), as in the paper's evaluation
- * (digest §7): it builds an arbitrary binary tree without parent pointers (alloc_tree), picks
- * any node of it (choose_slot) and, if the precondition holds, rotates it; on return it checks
- * acyclicity along left and right from the root, with assert_acyclic. The tree has an unbounded
- * nondeterministic size and shape; the checking recursion ends on every heap.
+/* Client of rotate_left (GDSL 1.4 _gdsl_bintree_rotate_left), as in the paper's evaluation (digest
+ * §7): it builds an arbitrary binary tree without parent pointers (alloc_tree), picks any node n
+ * of it and its parent par by a nondeterministic descent from the root and, if the precondition
+ * holds, rotates n and links the rotated subtree in n's place; on return it checks acyclicity
+ * along left and right from the root, with assert_acyclic.
+ *
+ * GDSL's rotations take the link to the node (_gdsl_bintree_t *t) and end with *t = rn; here each
+ * takes the node and returns the new root of its subtree, and the relinking *t = rn moved to the
+ * caller (the client, or rotate_left_right for its inner rotation), because shapecheck's shape
+ * domain has no pointers into fields (no &, no pointers to pointers). The tree has an unbounded
+ * nondeterministic size and shape; the checks are pointer code only (no node counter, no
+ * recursion), correct on every heap, so that a shape analysis over pointer variables and fields
+ * can prove them.
  */
 #include <stdlib.h>
 
@@ -16,8 +24,6 @@ typedef struct tree {
   struct tree *left, *right;
 } *tree_t;
 
-static int nodes; /* nodes allocated so far: bounds the checking recursion */
-
 static tree_t new_node(void) {
   tree_t t = malloc(sizeof(struct tree));
   if (!t)
@@ -25,7 +31,6 @@ static tree_t new_node(void) {
   t->data = 0;
   t->left = NULL;
   t->right = NULL;
-  nodes++;
   return t;
 }
 
@@ -55,50 +60,51 @@ static tree_t alloc_tree(void) {
   return root;
 }
 
-/* Client: the link (the root variable or a child field) to a nondeterministically chosen node. */
-static tree_t *choose_slot(tree_t *slot) {
-  while (__VERIFIER_nondet_int()) {
-    tree_t t = *slot;
-    if (__VERIFIER_nondet_int()) {
-      if (t->left == NULL)
-        break;
-      slot = &t->left;
-    } else {
-      if (t->right == NULL)
-        break;
-      slot = &t->right;
-    }
+/* Client: acyclicity along left and right from root, with pointers only: a nondeterministic
+ * downward walk marks one node it passes, chosen nondeterministically, and fails if it comes
+ * back to it. A cycle along left and right below the root brings some walk back to a node that
+ * some run has marked; in a tree every walk reaches NULL. (Only cycles are looked for, as Table
+ * 1 says; sharing is not checked.) */
+static void assert_acyclic(tree_t root) {
+  tree_t t = root, mark = NULL;
+  while (t != NULL) {
+    if (t == mark)
+      reach_error();
+    if (mark == NULL && __VERIFIER_nondet_int())
+      mark = t;
+    t = __VERIFIER_nondet_int() ? t->left : t->right;
   }
-  return slot;
 }
 
-/* Client: acyclicity along left and right below t, the root of a tree of `nodes` nodes at
- * most: a downward path with more than `nodes` nodes revisits a node. The recursion depth is
- * bounded by `nodes` + 1, so it ends on every heap. */
-static void assert_acyclic(tree_t t, int depth) {
-  if (t == NULL)
-    return;
-  if (depth > nodes)
-    reach_error();
-  assert_acyclic(t->left, depth + 1);
-  assert_acyclic(t->right, depth + 1);
-}
-
-/* GDSL 1.4 _gdsl_bintree_rotate_left (without the parent updates): the right child of *t
- * takes its place; *t is the link to the rotated node. */
-static tree_t rotate_left(tree_t *t) {
-  tree_t rn = (*t)->right;
-  (*t)->right = rn->left;
-  rn->left = *t;
-  *t = rn;
+/* GDSL 1.4 _gdsl_bintree_rotate_left (without the parent updates): the right child of t takes
+ * its place; returns it, the new root of the subtree (GDSL stores it into the link: *t = rn). */
+static tree_t rotate_left(tree_t t) {
+  tree_t rn = t->right;
+  t->right = rn->left;
+  rn->left = t;
   return rn;
 }
 
 int main(void) {
   tree_t root = alloc_tree();
-  tree_t *t = choose_slot(&root);
-  if ((*t)->right != NULL) /* precondition of rotate_left */
-    rotate_left(t);
-  assert_acyclic(root, 1);
+  tree_t par = NULL, n = root, r;
+  while (__VERIFIER_nondet_int()) { /* any node n of the tree; par is its parent */
+    tree_t c = __VERIFIER_nondet_int() ? n->left : n->right;
+    if (c == NULL)
+      break;
+    par = n;
+    n = c;
+  }
+  if (n->right != NULL) { /* precondition of rotate_left */
+    r = rotate_left(n);
+    /* GDSL's *t = r, moved here: r takes n's place under par, or becomes the root */
+    if (par == NULL)
+      root = r;
+    else if (par->left == n)
+      par->left = r;
+    else
+      par->right = r;
+  }
+  assert_acyclic(root);
   return 0;
 }

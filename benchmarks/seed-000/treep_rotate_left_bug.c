@@ -1,11 +1,19 @@
 // Table 1 (seed 000): treep_rotate_left, buggy twin. Checks: validity of parent pointers w.r.t. left and right. Expected: FALSE(unreach-call)
-// Buggy line: 94. Bug: rotate_left forgets the parent update "if (rn->left != NULL) rn->left->parent = *t;": the subtree moved under *t keeps rn as parent.
-/* Client of rotate_left (GDSL 1.4 _gdsl_bintree_rotate_left), as in the paper's evaluation
- * (digest §7): it builds an arbitrary binary tree with parent pointers (alloc_tree), picks any
- * node of it (choose_slot) and, if the precondition holds, rotates it; on return it checks
- * validity of parent pointers w.r.t. left and right (each child's parent is the node above it,
- * the root's is NULL), with assert_parents. The tree has an unbounded nondeterministic size and
- * shape; the checking recursion ends on every heap.
+// Buggy line: 85. Bug: rotate_left forgets the parent update "if (rn->left != NULL) rn->left->parent = t;": the subtree moved under t keeps rn as parent.
+/* Client of rotate_left (GDSL 1.4 _gdsl_bintree_rotate_left), as in the paper's evaluation (digest
+ * §7): it builds an arbitrary binary tree with parent pointers (alloc_tree), picks any node n of
+ * it and its parent par by a nondeterministic descent from the root and, if the precondition
+ * holds, rotates n and links the rotated subtree in n's place; on return it checks validity of
+ * parent pointers w.r.t. left and right (each child's parent is the node above it, the root's is
+ * NULL), with assert_parents.
+ *
+ * GDSL's rotations take the link to the node (_gdsl_bintree_t *t) and end with *t = rn; here each
+ * takes the node and returns the new root of its subtree, and the relinking *t = rn moved to the
+ * caller (the client, or rotate_left_right for its inner rotation), because shapecheck's shape
+ * domain has no pointers into fields (no &, no pointers to pointers). The tree has an unbounded
+ * nondeterministic size and shape; the checks are pointer code only (no node counter, no
+ * recursion), correct on every heap, so that a shape analysis over pointer variables and fields
+ * can prove them.
  */
 #include <stdlib.h>
 
@@ -18,8 +26,6 @@ typedef struct tree {
   struct tree *parent, *left, *right;
 } *tree_t;
 
-static int nodes; /* nodes allocated so far: bounds the checking recursion */
-
 static tree_t new_node(tree_t parent) {
   tree_t t = malloc(sizeof(struct tree));
   if (!t)
@@ -28,7 +34,6 @@ static tree_t new_node(tree_t parent) {
   t->parent = parent;
   t->left = NULL;
   t->right = NULL;
-  nodes++;
   return t;
 }
 
@@ -57,53 +62,53 @@ static tree_t alloc_tree(void) {
   return root;
 }
 
-/* Client: the link (the root variable or a child field) to a nondeterministically chosen node. */
-static tree_t *choose_slot(tree_t *slot) {
-  while (__VERIFIER_nondet_int()) {
-    tree_t t = *slot;
-    if (__VERIFIER_nondet_int()) {
-      if (t->left == NULL)
-        break;
-      slot = &t->left;
-    } else {
-      if (t->right == NULL)
-        break;
-      slot = &t->right;
-    }
-  }
-  return slot;
-}
-
-/* Client: parent pointers agree with left and right: every node reached from the root has the
- * node above it as parent, and the root has none. The recursion is cut at depth `nodes`
- * (deeper nodes repeat shallower ones), so it ends on every heap. */
-static void assert_parents(tree_t t, tree_t parent, int depth) {
-  if (t == NULL || depth > nodes)
-    return;
-  if (t->parent != parent)
+/* Client: parent pointers agree with left and right, with pointers only: the root has no
+ * parent, and along a nondeterministic downward walk from the root every child's parent is the
+ * node above it. Every node of the tree is on some walk; in a tree every walk reaches NULL. */
+static void assert_parents(tree_t root) {
+  tree_t t = root;
+  if (root != NULL && root->parent != NULL)
     reach_error();
-  assert_parents(t->left, t, depth + 1);
-  assert_parents(t->right, t, depth + 1);
+  while (t != NULL) {
+    tree_t c = __VERIFIER_nondet_int() ? t->left : t->right;
+    if (c != NULL && c->parent != t)
+      reach_error();
+    t = c;
+  }
 }
 
-/* GDSL 1.4 _gdsl_bintree_rotate_left: the right child of *t takes its place; *t is the link
- * to the rotated node (the root variable or the parent's child field). */
-static tree_t rotate_left(tree_t *t) {
-  tree_t rn = (*t)->right;
-  (*t)->right = rn->left;
-  /* BUG: "if (rn->left != NULL) rn->left->parent = *t;" is missing */
-  rn->parent = (*t)->parent;
-  rn->left = *t;
-  (*t)->parent = rn;
-  *t = rn;
+/* GDSL 1.4 _gdsl_bintree_rotate_left: the right child of t takes its place; returns it, the
+ * new root of the subtree (GDSL stores it into the link: *t = rn). */
+static tree_t rotate_left(tree_t t) {
+  tree_t rn = t->right;
+  t->right = rn->left;
+  /* BUG: "if (rn->left != NULL) rn->left->parent = t;" is missing */
+  rn->parent = t->parent;
+  rn->left = t;
+  t->parent = rn;
   return rn;
 }
 
 int main(void) {
   tree_t root = alloc_tree();
-  tree_t *t = choose_slot(&root);
-  if ((*t)->right != NULL) /* precondition of rotate_left */
-    rotate_left(t);
-  assert_parents(root, NULL, 1);
+  tree_t par = NULL, n = root, r;
+  while (__VERIFIER_nondet_int()) { /* any node n of the tree; par is its parent */
+    tree_t c = __VERIFIER_nondet_int() ? n->left : n->right;
+    if (c == NULL)
+      break;
+    par = n;
+    n = c;
+  }
+  if (n->right != NULL) { /* precondition of rotate_left */
+    r = rotate_left(n);
+    /* GDSL's *t = r, moved here: r takes n's place under par, or becomes the root */
+    if (par == NULL)
+      root = r;
+    else if (par->left == n)
+      par->left = r;
+    else
+      par->right = r;
+  }
+  assert_parents(root);
   return 0;
 }

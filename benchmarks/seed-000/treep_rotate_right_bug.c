@@ -1,11 +1,19 @@
 // Table 1 (seed 000): treep_rotate_right, buggy twin. Checks: validity of parent pointers w.r.t. left and right. Expected: FALSE(unreach-call)
-// Buggy line: 97. Bug: rotate_right does "(*t)->parent = ln;" before "ln->parent = (*t)->parent;", which then makes ln its own parent.
+// Buggy line: 89. Bug: rotate_right does "t->parent = ln;" before "ln->parent = t->parent;", which then makes ln its own parent.
 /* Client of rotate_right (GDSL 1.4 _gdsl_bintree_rotate_right), as in the paper's evaluation
  * (digest §7): it builds an arbitrary binary tree with parent pointers (alloc_tree), picks any
- * node of it (choose_slot) and, if the precondition holds, rotates it; on return it checks
- * validity of parent pointers w.r.t. left and right (each child's parent is the node above it,
- * the root's is NULL), with assert_parents. The tree has an unbounded nondeterministic size and
- * shape; the checking recursion ends on every heap.
+ * node n of it and its parent par by a nondeterministic descent from the root and, if the
+ * precondition holds, rotates n and links the rotated subtree in n's place; on return it checks
+ * validity of parent pointers w.r.t. left and right (each child's parent is the node above it, the
+ * root's is NULL), with assert_parents.
+ *
+ * GDSL's rotations take the link to the node (_gdsl_bintree_t *t) and end with *t = rn; here each
+ * takes the node and returns the new root of its subtree, and the relinking *t = rn moved to the
+ * caller (the client, or rotate_left_right for its inner rotation), because shapecheck's shape
+ * domain has no pointers into fields (no &, no pointers to pointers). The tree has an unbounded
+ * nondeterministic size and shape; the checks are pointer code only (no node counter, no
+ * recursion), correct on every heap, so that a shape analysis over pointer variables and fields
+ * can prove them.
  */
 #include <stdlib.h>
 
@@ -18,8 +26,6 @@ typedef struct tree {
   struct tree *parent, *left, *right;
 } *tree_t;
 
-static int nodes; /* nodes allocated so far: bounds the checking recursion */
-
 static tree_t new_node(tree_t parent) {
   tree_t t = malloc(sizeof(struct tree));
   if (!t)
@@ -28,7 +34,6 @@ static tree_t new_node(tree_t parent) {
   t->parent = parent;
   t->left = NULL;
   t->right = NULL;
-  nodes++;
   return t;
 }
 
@@ -57,54 +62,54 @@ static tree_t alloc_tree(void) {
   return root;
 }
 
-/* Client: the link (the root variable or a child field) to a nondeterministically chosen node. */
-static tree_t *choose_slot(tree_t *slot) {
-  while (__VERIFIER_nondet_int()) {
-    tree_t t = *slot;
-    if (__VERIFIER_nondet_int()) {
-      if (t->left == NULL)
-        break;
-      slot = &t->left;
-    } else {
-      if (t->right == NULL)
-        break;
-      slot = &t->right;
-    }
-  }
-  return slot;
-}
-
-/* Client: parent pointers agree with left and right: every node reached from the root has the
- * node above it as parent, and the root has none. The recursion is cut at depth `nodes`
- * (deeper nodes repeat shallower ones), so it ends on every heap. */
-static void assert_parents(tree_t t, tree_t parent, int depth) {
-  if (t == NULL || depth > nodes)
-    return;
-  if (t->parent != parent)
+/* Client: parent pointers agree with left and right, with pointers only: the root has no
+ * parent, and along a nondeterministic downward walk from the root every child's parent is the
+ * node above it. Every node of the tree is on some walk; in a tree every walk reaches NULL. */
+static void assert_parents(tree_t root) {
+  tree_t t = root;
+  if (root != NULL && root->parent != NULL)
     reach_error();
-  assert_parents(t->left, t, depth + 1);
-  assert_parents(t->right, t, depth + 1);
+  while (t != NULL) {
+    tree_t c = __VERIFIER_nondet_int() ? t->left : t->right;
+    if (c != NULL && c->parent != t)
+      reach_error();
+    t = c;
+  }
 }
 
-/* GDSL 1.4 _gdsl_bintree_rotate_right: the left child of *t takes its place; *t is the link
- * to the rotated node (the root variable or the parent's child field). */
-static tree_t rotate_right(tree_t *t) {
-  tree_t ln = (*t)->left;
-  (*t)->left = ln->right;
+/* GDSL 1.4 _gdsl_bintree_rotate_right: the left child of t takes its place; returns it, the
+ * new root of the subtree (GDSL stores it into the link: *t = ln). */
+static tree_t rotate_right(tree_t t) {
+  tree_t ln = t->left;
+  t->left = ln->right;
   if (ln->right != NULL)
-    ln->right->parent = *t;
-  (*t)->parent = ln;
-  ln->parent = (*t)->parent; /* BUG: after (*t)->parent = ln, so ln becomes its own parent */
-  ln->right = *t;
-  *t = ln;
+    ln->right->parent = t;
+  ln->right = t;
+  t->parent = ln;
+  ln->parent = t->parent; /* BUG: after t->parent = ln, so ln becomes its own parent */
   return ln;
 }
 
 int main(void) {
   tree_t root = alloc_tree();
-  tree_t *t = choose_slot(&root);
-  if ((*t)->left != NULL) /* precondition of rotate_right */
-    rotate_right(t);
-  assert_parents(root, NULL, 1);
+  tree_t par = NULL, n = root, r;
+  while (__VERIFIER_nondet_int()) { /* any node n of the tree; par is its parent */
+    tree_t c = __VERIFIER_nondet_int() ? n->left : n->right;
+    if (c == NULL)
+      break;
+    par = n;
+    n = c;
+  }
+  if (n->left != NULL) { /* precondition of rotate_right */
+    r = rotate_right(n);
+    /* GDSL's *t = r, moved here: r takes n's place under par, or becomes the root */
+    if (par == NULL)
+      root = r;
+    else if (par->left == n)
+      par->left = r;
+    else
+      par->right = r;
+  }
+  assert_parents(root);
   return 0;
 }

@@ -321,45 +321,73 @@ impl<'p> Explorer<'p> {
     /// Checks a candidate violation: a model of its path condition, then concrete replay.
     fn confirm(&mut self, st: &State, v: Violation) -> Option<Counterexample> {
         self.stats.solver_calls += 1;
-        let model = match smt::check(&st.pc) {
-            Answer::Sat(m) => m,
-            Answer::Unsat => {
+        match confirm(&self.exec, st, v) {
+            Ok(cex) => Some(cex),
+            Err(Unconfirmed::Unsat) => {
                 self.stats.spurious += 1;
-                return None;
+                None
             }
-            Answer::Unknown(why) => {
-                self.incomplete.insert(format!(
-                    "the solver could not decide a path to line {} ({why})",
-                    v.line
-                ));
-                return None;
+            Err(Unconfirmed::Unknown(why)) => {
+                self.incomplete.insert(why);
+                None
             }
-        };
-        let inputs: Vec<i64> = (0..st.next_sym)
-            .map(|k| model.get(&k).copied().unwrap_or(0))
-            .collect();
-        let max = st.steps as usize + 16;
-        let (reached, trace) = replay(self.exec.prog, self.exec.checks, &inputs, max);
-        match reached {
-            Some(r) if r.property == v.property => Some(Counterexample {
-                violation: r,
-                trace,
-            }),
-            _ => {
+            Err(Unconfirmed::NoReplay(why)) => {
                 self.stats.spurious += 1;
-                self.incomplete.insert(format!(
-                    "a candidate {} violation at line {} did not replay concretely",
-                    v.property, v.line
-                ));
+                self.incomplete.insert(why);
                 None
             }
         }
     }
 }
 
+/// Why a candidate violation is not confirmed.
+#[derive(Clone, Debug)]
+pub(crate) enum Unconfirmed {
+    /// Its path condition is unsatisfiable: the violation is spurious.
+    Unsat,
+    /// The solver could not decide its path condition (the reason).
+    Unknown(String),
+    /// A model exists, but the concrete replay does not reach the violation (the reason).
+    NoReplay(String),
+}
+
+/// Checks a candidate violation reached in `st`: a model of its path condition, then
+/// concrete replay of the program on the model's inputs.
+pub(crate) fn confirm(
+    exec: &Exec<'_>,
+    st: &State,
+    v: Violation,
+) -> Result<Counterexample, Unconfirmed> {
+    let model = match smt::check(&st.pc) {
+        Answer::Sat(m) => m,
+        Answer::Unsat => return Err(Unconfirmed::Unsat),
+        Answer::Unknown(why) => {
+            return Err(Unconfirmed::Unknown(format!(
+                "the solver could not decide a path to line {} ({why})",
+                v.line
+            )));
+        }
+    };
+    let inputs: Vec<i64> = (0..st.next_sym)
+        .map(|k| model.get(&k).copied().unwrap_or(0))
+        .collect();
+    let max = st.steps as usize + 16;
+    let (reached, trace) = replay(exec.prog, exec.checks, &inputs, max);
+    match reached {
+        Some(r) if r.property == v.property => Ok(Counterexample {
+            violation: r,
+            trace,
+        }),
+        _ => Err(Unconfirmed::NoReplay(format!(
+            "a candidate {} violation at line {} did not replay concretely",
+            v.property, v.line
+        ))),
+    }
+}
+
 /// The conjuncts of `pc` that share symbols, transitively, with `c` (the others are
 /// satisfiable on their own and independent of it).
-fn slice(pc: &[TermRef], c: &TermRef) -> Vec<TermRef> {
+pub(crate) fn slice(pc: &[TermRef], c: &TermRef) -> Vec<TermRef> {
     let mut syms = BTreeSet::new();
     let mut buf = vec![];
     c.symbols(&mut buf);

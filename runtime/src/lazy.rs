@@ -175,10 +175,18 @@ impl<'a> Lazy<'a> {
         oracle: &'a dyn Explicit,
         cfg: LazyConfig,
     ) -> Self {
+        // Unions (a store to one member changes the others) and self-pointers nested in
+        // members or arrays are outside the shape domain: such types stay at m0.
         let types = sample::recursive_types(prog)
             .into_iter()
+            .filter(|t| !prog.strukt(t.id).is_union)
             .map(|t| {
-                let fields: Vec<String> = t.fields.iter().map(|f| f.name.clone()).collect();
+                let fields: Vec<String> = t
+                    .fields
+                    .iter()
+                    .map(|f| f.name.clone())
+                    .filter(|f| !f.contains(['.', '[']))
+                    .collect();
                 let all = all_scgs(spec, &fields);
                 TypeState {
                     strukt: t.id,
@@ -220,10 +228,10 @@ impl<'a> Lazy<'a> {
 
     /// Algorithm 1, ModelCheck.
     pub fn run(mut self) -> LazyResult {
-        if self.cfg.maximal {
-            if let Err(why) = self.maximal() {
-                return self.finish(LazyVerdict::Unknown(why), None, 0);
-            }
+        if self.cfg.maximal
+            && let Err(why) = self.maximal()
+        {
+            return self.finish(LazyVerdict::Unknown(why), None, 0);
         }
         let mut rounds = 0;
         loop {
@@ -301,9 +309,12 @@ impl<'a> Lazy<'a> {
             t.current = finest;
         }
         for (i, v) in self.prog.vars.iter().enumerate() {
-            if let Some(Type::Struct(s)) = v.ty.pointee()
-                && self.types.iter().any(|t| t.strukt == *s && t.current.is_some())
-            {
+            let wanted = match v.ty.pointee() {
+                Some(Type::Struct(s)) => self.types.iter().any(|t| t.strukt == *s && t.current.is_some()),
+                Some(Type::Void) => true,
+                _ => false,
+            };
+            if wanted {
                 self.tracked.insert(VarId(i as u32));
             }
         }
@@ -456,8 +467,11 @@ impl<'a> Lazy<'a> {
         !art.reaches_error_along(path)
     }
 
+    /// The analysable type a pointer variable points to: a recursive struct, or raw memory
+    /// for `void *` (which carries nodes out of allocation wrappers).
     fn type_of(&self, x: VarId) -> Option<StructId> {
         match self.prog.var(x).ty.pointee()? {
+            Type::Void => Some(crate::shape::transfer::RAW),
             Type::Struct(s) if self.types.iter().any(|t| t.strukt == *s) => Some(*s),
             _ => None,
         }

@@ -193,6 +193,9 @@ impl<'a> Art<'a> {
                             }
                         }
                         Succ::Error(err) => {
+                            if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
+                                self.debug_path(id, &key, &err);
+                            }
                             let mut path = self.path_to(id);
                             path.push(step);
                             return Ending::Error(path, err);
@@ -208,6 +211,22 @@ impl<'a> Art<'a> {
             }
         }
         if stops.is_empty() { Ending::Complete } else { Ending::Incomplete(stops) }
+    }
+
+    /// Prints the graphs along the path to an abstract error (with `SHAPECHECK_DEBUG`).
+    fn debug_path(&self, id: usize, key: &Key, err: &AbsError) {
+        let mut ids = vec![id];
+        while let Some((p, _)) = self.nodes[*ids.last().unwrap_or(&id)].parent {
+            ids.push(p);
+        }
+        ids.reverse();
+        for i in ids {
+            let n = &self.nodes[i];
+            let line = n.parent.map(|(_, s)| self.t.prog.func(s.func).cfa[s.edge].line).unwrap_or(0);
+            eprintln!("-- after line {line}, at {}", self.describe(&self.keys[n.key]));
+            eprint!("{}", n.graph.text(self.t.v));
+        }
+        eprintln!("abstract error at {}: {}", self.describe(key), err.message);
     }
 
     /// The path from the root to node `id`.
@@ -230,12 +249,13 @@ impl<'a> Art<'a> {
         };
         let edge = &func.cfa[e];
         let line = edge.line;
-        // Canonical abstraction at loop heads (and at calls and returns) only: elsewhere a
-        // node materialised by a condition (`p->succ != NULL`) stays a single cell for the
-        // operations that follow it on the same line; termination needs blur only at loops.
+        // Canonical abstraction at loop heads only: elsewhere a node materialised by a
+        // condition (`p->succ != NULL`) stays a single cell for the operations that follow,
+        // also in a function called next; termination needs blur only at loops (there is no
+        // recursion).
         let at_loop = func.cfa[target].loop_head;
-        let here = |mut g: Graph| -> Succ {
-            g.collect_garbage(self.t.v);
+        let here = |g: Graph| -> Succ {
+            let g = self.t.collect_garbage(g);
             Succ::Next(
                 Key {
                     stack: key.stack.clone(),
@@ -258,6 +278,8 @@ impl<'a> Art<'a> {
                 if lhs.ty.pointee().is_some() {
                     self.t.store(g, &lhs, PVal::Unknown, line)
                 } else {
+                    let mut g = g;
+                    g.set_constant(*x, None);
                     vec![Ok(g)]
                 }
             }
@@ -282,11 +304,13 @@ impl<'a> Art<'a> {
             .into_iter()
             .map(|r| match r {
                 Ok(g) => here(g),
+                Err(err) if err.unsupported => Succ::Stop(err.message),
                 Err(err) => Succ::Error(err),
             })
             .collect()
     }
 
+    #[allow(clippy::result_large_err)]
     fn builtin(
         &self,
         g: Graph,
@@ -299,7 +323,13 @@ impl<'a> Art<'a> {
         Ok(match b {
             Builtin::Nondet => match lhs {
                 Some(l) if l.ty.pointee().is_some() => t.store(g, l, PVal::Unknown, line),
-                Some(l) => t.check(g, l, line).into_iter().map(|r| r.map(|(g, ())| g)).collect(),
+                Some(l) => {
+                    let mut g = g;
+                    if let ExprKind::Var(x) = &l.kind {
+                        g.set_constant(*x, None);
+                    }
+                    t.check(g, l, line).into_iter().map(|r| r.map(|(g, ())| g)).collect()
+                }
                 None => vec![Ok(g)],
             },
             Builtin::Assume => match args.first() {
@@ -309,13 +339,17 @@ impl<'a> Art<'a> {
             Builtin::Error(_) if self.checks.has(Property::UnreachCall) => vec![Err(AbsError {
                 end: PathEnd::ErrorCall,
                 message: format!("line {line}: the error function may be called"),
+                unsupported: false,
             })],
             Builtin::Error(_) | Builtin::Abort | Builtin::Exit => return Err(Succ::End),
             Builtin::Alloc(AllocKind::Alloca) => match lhs {
                 Some(l) => t.store(g, l, PVal::Unknown, line),
                 None => vec![Ok(g)],
             },
-            Builtin::Alloc(k) => t.alloc(g, lhs, k == AllocKind::Calloc, line),
+            Builtin::Alloc(k) => {
+                let size = alloc_size(&g, k, args);
+                t.alloc(g, lhs, k == AllocKind::Calloc, size, line)
+            }
             Builtin::Free => match args.first() {
                 Some(a) => t.free(g, a, line),
                 None => vec![Ok(g)],
@@ -378,7 +412,7 @@ impl<'a> Art<'a> {
                         func: f,
                         loc: callee.entry,
                     },
-                    self.t.blur(g),
+                    self.t.collect_garbage(g),
                 ),
                 Err(err) => Succ::Error(err),
             })
@@ -424,12 +458,18 @@ impl<'a> Art<'a> {
             let g = self.t.reset_vars(g, &callee.locals, false);
             let stored = match &lhs {
                 Some(l) if l.ty.pointee().is_some() => self.t.store(g, l, val, line),
-                Some(l) => self.t.check(g, l, line).into_iter().map(|r| r.map(|(g, ())| g)).collect(),
+                Some(l) => {
+                    let mut g = g;
+                    if let ExprKind::Var(x) = &l.kind {
+                        g.set_constant(*x, None);
+                    }
+                    self.t.check(g, l, line).into_iter().map(|r| r.map(|(g, ())| g)).collect()
+                }
                 None => vec![Ok(g)],
             };
             for s in stored {
                 out.push(match s {
-                    Ok(g) => Succ::Next(next.clone(), self.t.blur(g)),
+                    Ok(g) => Succ::Next(next.clone(), self.t.collect_garbage(g)),
                     Err(err) => Succ::Error(err),
                 });
             }
@@ -455,10 +495,8 @@ impl<'a> Art<'a> {
                 }
                 for s in self.successors(k, g, step.edge) {
                     match s {
-                        Succ::Next(k2, g2) => {
-                            if !next.iter().any(|(k3, g3)| *k3 == k2 && g2.embeds_into(g3)) {
-                                next.push((k2, g2));
-                            }
+                        Succ::Next(k2, g2) if !next.iter().any(|(k3, g3)| *k3 == k2 && g2.embeds_into(g3)) => {
+                            next.push((k2, g2));
                         }
                         Succ::Error(_) if last => return true,
                         Succ::Stop(_) if last => return true,
@@ -546,6 +584,15 @@ impl<'a> Art<'a> {
         let mut parts: Vec<String> = key.stack.iter().map(|r| prog.func(r.func).name.clone()).collect();
         parts.push(prog.func(key.func).name.clone());
         format!("{} @ {}", parts.join(" > "), key.loc.index())
+    }
+}
+
+/// The constant byte size of an allocation, if it is one.
+fn alloc_size(g: &Graph, k: AllocKind, args: &[Expr]) -> Option<u32> {
+    let c = |e: &Expr| super::transfer::const_value(g, e).and_then(|n| u32::try_from(n).ok());
+    match k {
+        AllocKind::Calloc => c(args.first()?)?.checked_mul(c(args.get(1)?)?),
+        _ => c(args.first()?),
     }
 }
 

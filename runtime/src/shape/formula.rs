@@ -133,13 +133,46 @@ impl<'a> Eval<'a> {
                 to,
             } => self.closure_at(rel, *reflexive, roles, env[*from], env[*to]),
             Formula::Not(a) => self.formula(a, roles, env).not(),
-            Formula::And(a, b) => self.formula(a, roles, env).and(self.formula(b, roles, env)),
-            Formula::Or(a, b) => self.formula(a, roles, env).or(self.formula(b, roles, env)),
-            Formula::Implies(a, b) => self.formula(a, roles, env).implies(self.formula(b, roles, env)),
+            Formula::And(a, b) => self.connective(a, b, roles, env, false, F),
+            Formula::Or(a, b) => self.connective(a, b, roles, env, false, T),
+            Formula::Implies(a, b) => self.connective(a, b, roles, env, true, T),
             Formula::Iff(a, b) => self.formula(a, roles, env).iff(self.formula(b, roles, env)),
             Formula::Exists(x, body) => self.quantify(*x, body, roles, env, F, Kleene::or),
             Formula::Forall(x, body) => self.quantify(*x, body, roles, env, T, Kleene::and),
         }
+    }
+
+    /// Evaluates `f`, returning its value and whether it read a changed tuple.
+    fn tracked(&self, f: &Formula, roles: &[usize], env: &mut Vec<usize>) -> (Kleene, bool) {
+        let saved = self.read_changed.replace(false);
+        let v = self.formula(f, roles, env);
+        let d = self.read_changed.replace(saved);
+        (v, d)
+    }
+
+    /// `a && b` (absorbing F), `a || b` (absorbing T), `!a || b` (`negate_a`, absorbing T).
+    /// An operand with the absorbing value that read no changed tuple decides the value
+    /// whatever the changed tuples are, so the result then does not depend on them.
+    fn connective(
+        &self,
+        a: &Formula,
+        b: &Formula,
+        roles: &[usize],
+        env: &mut Vec<usize>,
+        negate_a: bool,
+        absorbing: Kleene,
+    ) -> Kleene {
+        let (mut va, da) = self.tracked(a, roles, env);
+        if negate_a {
+            va = va.not();
+        }
+        let (vb, db) = self.tracked(b, roles, env);
+        let v = if absorbing == F { va.and(vb) } else { va.or(vb) };
+        let decided = (va == absorbing && !da) || (vb == absorbing && !db);
+        if !decided && (da || db) {
+            self.read_changed.set(true);
+        }
+        v
     }
 
     fn quantify(
@@ -152,12 +185,20 @@ impl<'a> Eval<'a> {
         op: fn(Kleene, Kleene) -> Kleene,
     ) -> Kleene {
         let saved = env[x];
+        let absorbing = unit.not();
         let mut acc = unit;
+        let (mut dep, mut decided) = (false, false);
         for &u in &self.nodes {
             env[x] = u;
-            acc = op(acc, self.formula(body, roles, env));
+            let (v, d) = self.tracked(body, roles, env);
+            acc = op(acc, v);
+            dep |= d;
+            decided |= v == absorbing && !d;
         }
         env[x] = saved;
+        if dep && !decided {
+            self.read_changed.set(true);
+        }
         acc
     }
 

@@ -40,6 +40,9 @@ pub struct Graph {
     pub bin: Vec<Vec<Kleene>>,
     /// Per tracked pointer: whether it holds an invalid value.
     pub invalid: Vec<Kleene>,
+    /// Integer variables known to hold a constant (copied constants only, no arithmetic:
+    /// enough for allocation sizes passed to wrappers), sorted.
+    pub consts: Vec<(crate::ir::VarId, i64)>,
 }
 
 impl Graph {
@@ -52,6 +55,24 @@ impl Graph {
             un: vec![vec![]; v.unary],
             bin: vec![vec![]; v.binary],
             invalid: vec![F; v.vars.len()],
+            consts: vec![],
+        }
+    }
+
+    /// The constant integer variable `x` holds, if known.
+    pub fn constant(&self, x: crate::ir::VarId) -> Option<i64> {
+        self.consts.binary_search_by_key(&x, |c| c.0).ok().map(|i| self.consts[i].1)
+    }
+
+    /// Records (or forgets, with `None`) the constant of integer variable `x`.
+    pub fn set_constant(&mut self, x: crate::ir::VarId, c: Option<i64>) {
+        match (self.consts.binary_search_by_key(&x, |c| c.0), c) {
+            (Ok(i), Some(c)) => self.consts[i].1 = c,
+            (Ok(i), None) => {
+                self.consts.remove(i);
+            }
+            (Err(i), Some(c)) => self.consts.insert(i, (x, c)),
+            (Err(_), None) => {}
         }
     }
 
@@ -136,9 +157,9 @@ impl Graph {
         self.n = n;
     }
 
-    /// Removes the nodes no tracked pointer can reach through tracked fields: no operation can
-    /// access them again.
-    pub fn collect_garbage(&mut self, v: &Vocab) {
+    /// The nodes some tracked pointer can reach through tracked fields (possibly): no
+    /// operation can access the others again.
+    pub fn live_nodes(&self, v: &Vocab) -> Vec<bool> {
         let mut seen = vec![false; self.n];
         let mut stack: Vec<usize> = (0..self.n)
             .filter(|u| (0..v.vars.len()).any(|x| self.get(v, v.pt(x), &[*u]) != F))
@@ -148,16 +169,31 @@ impl Graph {
                 continue;
             }
             for f in 0..v.fields.len() {
+                let p = v.field_pred(f);
+                stack.extend((0..self.n).filter(|w| !seen[*w] && self.get(v, p, &[u, *w]) != F));
+            }
+        }
+        seen
+    }
+
+    /// A copy in which node `u` has no core predicate: no pointer or field points to it and
+    /// its fields point nowhere (what the rest of the heap sees once `u` is gone).
+    pub fn disconnected(&self, v: &Vocab, u: usize) -> Graph {
+        let mut g = self.clone();
+        for (id, p) in v.preds.iter().enumerate() {
+            if matches!(p.kind, PredKind::Instr(_)) {
+                continue;
+            }
+            if p.arity == 1 {
+                g.set(v, id, &[u], F);
+            } else {
                 for w in 0..self.n {
-                    if !seen[w] && self.get(v, v.field_pred(f), &[u, w]) != F {
-                        stack.push(w);
-                    }
+                    g.set(v, id, &[u, w], F);
+                    g.set(v, id, &[w, u], F);
                 }
             }
         }
-        if seen.iter().any(|s| !s) {
-            self.retain(&seen);
-        }
+        g
     }
 
     /// The canonical name of a node: its type and its abstraction predicates' values.
@@ -191,6 +227,7 @@ impl Graph {
             un: vec![vec![F; m]; self.un.len()],
             bin: vec![vec![F; m * m]; self.bin.len()],
             invalid: self.invalid.clone(),
+            consts: self.consts.clone(),
         };
         let mut first = vec![true; m];
         let mut count = vec![0usize; m];
@@ -224,6 +261,7 @@ impl Graph {
         self.n == other.n
             && self.ty == other.ty
             && below_all(&self.invalid, &other.invalid)
+            && other.consts.iter().all(|c| self.consts.contains(c))
             && below_all(&self.sm, &other.sm)
             && self.un.iter().zip(&other.un).all(|(a, b)| below_all(a, b))
             && self.bin.iter().zip(&other.bin).all(|(a, b)| below_all(a, b))

@@ -41,6 +41,9 @@ pub struct AbsError {
     pub end: PathEnd,
     /// What the abstraction could not prove.
     pub message: String,
+    /// Not an error but an operation the analysis does not support (the exploration is
+    /// incomplete, no path to check).
+    pub unsupported: bool,
 }
 
 /// A result of evaluation: a focused graph with a value, or an abstract error.
@@ -68,6 +71,7 @@ impl<'a> Transfer<'a> {
         AbsError {
             end: PathEnd::InvalidDeref(vec![e.clone()]),
             message: format!("line {line}: cannot prove that {what} is a valid pointer"),
+            unsupported: false,
         }
     }
 
@@ -210,7 +214,10 @@ impl<'a> Transfer<'a> {
                     match r {
                         Err(err) => out.push(Err(err)),
                         Ok((g, PVal::Node(a))) => match fi {
-                            Some(f) => out.extend(self.focus_field(g, a, f).into_iter().map(Ok)),
+                            Some(f) if g.ty[a] == self.v.fields[f].strukt => {
+                                out.extend(self.focus_field(g, a, f).into_iter().map(Ok))
+                            }
+                            Some(_) => out.push(Err(self.deref_error(p, line, "a pointer cast to another struct"))),
                             None => out.push(Ok((g, PVal::Unknown))),
                         },
                         Ok(_) => out.push(Err(self.deref_error(p, line, "the dereferenced pointer"))),
@@ -404,7 +411,13 @@ impl<'a> Transfer<'a> {
     /// `lhs = rhs`.
     pub fn assign(&self, g: Graph, lhs: &Expr, rhs: &Expr, line: u32) -> Vec<Result<Graph, AbsError>> {
         if lhs.ty.pointee().is_none() {
-            // An integer (or aggregate) store: only its dereferences matter.
+            // An integer (or aggregate) store: only its dereferences matter, and copied
+            // constants.
+            let mut g = g;
+            if let ExprKind::Var(x) = &lhs.kind {
+                let c = const_value(&g, rhs);
+                g.set_constant(*x, c);
+            }
             let mut out = vec![];
             for r in self.check(g, rhs, line) {
                 match r {
@@ -425,7 +438,10 @@ impl<'a> Transfer<'a> {
     }
 
     /// Stores a pointer value into an lvalue.
-    pub fn store(&self, g: Graph, lhs: &Expr, val: PVal, line: u32) -> Vec<Result<Graph, AbsError>> {
+    pub fn store(&self, mut g: Graph, lhs: &Expr, val: PVal, line: u32) -> Vec<Result<Graph, AbsError>> {
+        if !self.retype(&mut g, val, &lhs.ty) {
+            return vec![Err(self.deref_error(lhs, line, "a block smaller than its struct"))];
+        }
         match &lhs.kind {
             ExprKind::Var(x) => match self.v.var(*x) {
                 Some(i) => {
@@ -444,6 +460,9 @@ impl<'a> Transfer<'a> {
                 for r in self.eval_ptr(g, p, line) {
                     match r {
                         Ok((g, PVal::Node(a))) => match fi {
+                            Some(f) if g.ty[a] != self.v.fields[f].strukt => {
+                                out.push(Err(self.deref_error(p, line, "a pointer cast to another struct")))
+                            }
                             Some(f) => {
                                 let mut g2 = g.clone();
                                 self.set_field(&mut g2, a, f, val);
@@ -474,23 +493,50 @@ impl<'a> Transfer<'a> {
             .collect()
     }
 
-    /// `lhs = malloc(...)` / `calloc`: NULL, or a new node of the pointee type.
-    pub fn alloc(&self, g: Graph, lhs: Option<&Expr>, zeroed: bool, line: u32) -> Vec<Result<Graph, AbsError>> {
+    /// `lhs = malloc(...)` / `calloc`: NULL, or a new node of the pointee type. Through a
+    /// `void *` the node is raw (its type encodes its size and whether it is zeroed) until it
+    /// is stored into a pointer to an analysed struct. A block smaller than the struct (or of
+    /// unknown size) is not a node: the value is unknown.
+    pub fn alloc(&self, g: Graph, lhs: Option<&Expr>, zeroed: bool, size: Option<u32>, line: u32) -> Vec<Result<Graph, AbsError>> {
         let Some(lhs) = lhs else { return vec![Ok(g)] };
-        let Some(s) = self.analysed_ptr(&lhs.ty) else {
-            return self.store(g, lhs, PVal::Unknown, line);
+        let s = match (self.analysed_ptr(&lhs.ty), lhs.ty.pointee(), size) {
+            (Some(s), _, Some(n)) if n >= self.prog.size_of(&Type::Struct(s)) => s,
+            (None, Some(Type::Void), Some(n)) if n < RAW_SIZE_LIMIT && self.v.vars.iter().any(|x| x.strukt == RAW) => raw(n, zeroed),
+            _ => return self.store(g, lhs, PVal::Unknown, line),
         };
         let mut out = self.store(g.clone(), lhs, PVal::Null, line);
         let mut g1 = g;
         let u = g1.add_node(s);
-        for f in 0..self.v.fields.len() {
-            if self.v.fields[f].strukt == s {
-                g1.set(self.v, self.v.undef(f), &[u], Kleene::from_bool(!zeroed));
-            }
-        }
-        let g1 = self.fresh_instr(g1, u);
+        self.init_fields(&mut g1, u, s, zeroed);
         out.extend(self.store(g1, lhs, PVal::Node(u), line));
         out
+    }
+
+    /// The fields of a new node of type `s`: uninitialised, or NULL when zeroed.
+    fn init_fields(&self, g: &mut Graph, u: usize, s: StructId, zeroed: bool) {
+        for f in 0..self.v.fields.len() {
+            if self.v.fields[f].strukt == s {
+                g.set(self.v, self.v.undef(f), &[u], Kleene::from_bool(!zeroed));
+            }
+        }
+        *g = self.fresh_instr(g.clone(), u);
+    }
+
+    /// A raw node stored into a pointer to struct `s` becomes a node of type `s` (if it is
+    /// large enough; otherwise the store is an abstract error).
+    fn retype(&self, g: &mut Graph, val: PVal, ty: &Type) -> bool {
+        let (PVal::Node(u), Some(s)) = (val, self.analysed_ptr(ty)) else {
+            return true;
+        };
+        let Some((size, zeroed)) = raw_info(g.ty[u]) else {
+            return true;
+        };
+        if size < self.prog.size_of(&Type::Struct(s)) {
+            return false;
+        }
+        g.ty[u] = s;
+        self.init_fields(g, u, s, zeroed);
+        true
     }
 
     /// Instrumentation values of the tuples of a new isolated node, from their formulas; the
@@ -529,6 +575,7 @@ impl<'a> Transfer<'a> {
                 Ok((_, PVal::Unknown)) => out.push(Err(AbsError {
                     end: PathEnd::InvalidDeref(vec![arg.clone()]),
                     message: format!("line {line}: cannot prove that the freed pointer is valid"),
+                    unsupported: false,
                 })),
                 Err(e) => out.push(Err(e)),
             }
@@ -541,7 +588,8 @@ impl<'a> Transfer<'a> {
             if (0..g.n).any(|a| a != u && g.get(self.v, self.v.field_pred(f), &[a, u]) != F) {
                 return Err(AbsError {
                     end: PathEnd::ErrorCall,
-                    message: format!("line {line}: unsupported: free of a node the heap may still point to"),
+                    message: format!("line {line}: unsupported by the shape analysis: free of a node the heap may still point to"),
+                    unsupported: true,
                 });
             }
         }
@@ -551,12 +599,14 @@ impl<'a> Transfer<'a> {
             }
         }
         let keep: Vec<bool> = (0..g.n).map(|w| w != u).collect();
-        g.retain(&keep);
-        Ok(g)
+        Ok(self.remove_nodes(g, &keep))
     }
 
     /// Makes variables dead or uninitialised: NULL and invalid (`invalid` = T) or just NULL.
-    pub fn reset_vars(&self, g: Graph, vars: &[VarId], invalid: bool) -> Graph {
+    pub fn reset_vars(&self, mut g: Graph, vars: &[VarId], invalid: bool) -> Graph {
+        for x in vars {
+            g.set_constant(*x, None);
+        }
         let mut g2 = g.clone();
         for x in vars {
             if let Some(i) = self.v.var(*x) {
@@ -567,11 +617,54 @@ impl<'a> Transfer<'a> {
         self.difference(&g, g2)
     }
 
-    /// Blur: garbage collection and canonical abstraction.
-    pub fn blur(&self, mut g: Graph) -> Graph {
-        g.collect_garbage(self.v);
-        g.blur(self.v)
+    /// Removes the nodes not in `keep`: first disconnects them (so that instrumentation
+    /// predicates are re-evaluated where their formulas saw them), then drops them.
+    pub fn remove_nodes(&self, g: Graph, keep: &[bool]) -> Graph {
+        if keep.iter().all(|k| *k) {
+            return g;
+        }
+        let mut cut = g.clone();
+        for u in (0..g.n).filter(|u| !keep[*u]) {
+            cut = cut.disconnected(self.v, u);
+        }
+        let mut g = self.difference(&g, cut);
+        g.retain(keep);
+        g
     }
+
+    /// Garbage collection: drops the nodes no tracked pointer can reach.
+    pub fn collect_garbage(&self, g: Graph) -> Graph {
+        let live = g.live_nodes(self.v);
+        self.remove_nodes(g, &live)
+    }
+
+    /// Blur: garbage collection and canonical abstraction.
+    pub fn blur(&self, g: Graph) -> Graph {
+        self.collect_garbage(g).blur(self.v)
+    }
+}
+
+/// The value of an integer expression that is a constant or a copy of a known one.
+pub fn const_value(g: &Graph, e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Const(n) => Some(*n),
+        ExprKind::Var(x) => g.constant(*x),
+        ExprKind::Cast(inner) if inner.ty.as_int().is_some() && e.ty.as_int().is_some() => const_value(g, inner),
+        _ => None,
+    }
+}
+
+/// The type of raw nodes (allocated through `void *`): every id from here up.
+pub const RAW: StructId = StructId(0x8000_0000);
+const RAW_SIZE_LIMIT: u32 = 0x1000_0000;
+
+fn raw(size: u32, zeroed: bool) -> StructId {
+    StructId(RAW.0 | (size << 1) | u32::from(zeroed))
+}
+
+/// Size and zeroedness of a raw node type.
+pub fn raw_info(s: StructId) -> Option<(u32, bool)> {
+    (s.0 & RAW.0 != 0).then_some(((s.0 & !RAW.0) >> 1, s.0 & 1 == 1))
 }
 
 fn is_zero(e: &Expr) -> bool {

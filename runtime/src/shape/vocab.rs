@@ -13,6 +13,9 @@ use crate::ir::{Program, StructId, Type, VarId};
 use shapecheck_dsl::ir::{self as spec, Generator, PredId, Spec};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// An instance to create: predicate, struct, role fields, pointer, abstraction flag.
+type Wanted = (PredId, StructId, Vec<usize>, Option<usize>, bool);
+
 /// The shape type of one recursive struct: its generator (`None` is `m0`, no predicates) and
 /// the fields bound to the generator's structure's roles.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,10 +134,14 @@ impl Vocab {
             field_index: BTreeMap::new(),
             instr_index: BTreeMap::new(),
         };
+        let any = types.iter().any(|t| t.generator.is_some());
         for &x in tracked {
-            if let Some(s) = pointee_struct(prog, &prog.var(x).ty)
-                && types.iter().any(|t| t.strukt == s && t.generator.is_some())
-            {
+            let ty = &prog.var(x).ty;
+            let s = match ty.pointee() {
+                Some(Type::Void) if any => Some(super::transfer::RAW),
+                _ => pointee_struct(prog, ty).filter(|s| types.iter().any(|t| t.strukt == *s && t.generator.is_some())),
+            };
+            if let Some(s) = s {
                 v.var_index.insert(x, v.vars.len());
                 v.vars.push(TrackedVar {
                     var: x,
@@ -189,7 +196,7 @@ impl Vocab {
     /// Instances of every enabled family's predicates, sorted by spec predicate (the spec's
     /// stratification order).
     fn add_instr(&mut self, types: &[ShapeType]) {
-        let mut wanted: Vec<(PredId, StructId, Vec<usize>, Option<usize>, bool)> = vec![];
+        let mut wanted: Vec<Wanted> = vec![];
         for t in types {
             let Some(g) = &t.generator else { continue };
             let st = &self.spec.structures[g.structure.0];
