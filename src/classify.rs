@@ -202,7 +202,11 @@ pub(crate) struct TypeReport {
 }
 
 /// Evaluates every structure of `spec` under every binding on the samples of one type.
-pub(crate) fn classify(spec: &Spec, compiled: Option<&CompiledSpec>, ts: &TypeSamples) -> TypeReport {
+pub(crate) fn classify(
+    spec: &Spec,
+    compiled: Option<&CompiledSpec>,
+    ts: &TypeSamples,
+) -> TypeReport {
     let mut r = TypeReport {
         enabled: vec![],
         rejected: vec![],

@@ -183,16 +183,29 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             .map(Duration::from_secs_f64),
     };
     let start = std::time::Instant::now();
+    // Auto: a short explicit-heap run (bugs are usually shallow), then the lazy shape
+    // analysis, then, if both are undecided, the explicit engine with the full budget.
+    let shape = args.engine != Engine::Explicit && prove::supported(&checks);
+    let staged = args.engine == Engine::Auto && shape && limits.max_steps > FIRST_PASS_STEPS;
+    let first = Limits {
+        max_steps: if staged {
+            FIRST_PASS_STEPS
+        } else {
+            limits.max_steps
+        },
+        ..limits.clone()
+    };
     let mut r = match args.engine {
         Engine::Shape => report::Report::undecided(&checks, "explicit-heap engine not run"),
-        _ => report::verify(&prog, &checks, limits.clone()),
+        _ => report::verify(&prog, &checks, first),
     };
-    let undecided = matches!(r.verdict, report::Verdict::Unknown(_));
-    if undecided && args.engine != Engine::Explicit {
-        if prove::supported(&checks) {
-            let timeout = limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    let remaining =
+        |start: std::time::Instant| limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    if matches!(r.verdict, report::Verdict::Unknown(_)) && args.engine != Engine::Explicit {
+        if shape {
+            let budget = remaining(start).map(|t| if staged { t / 2 } else { t });
             let cfg = shapecheck_runtime::lazy::LazyConfig {
-                timeout: timeout.or(Some(Duration::from_secs(300))),
+                timeout: budget.or(Some(Duration::from_secs(300))),
                 maximal: args.maximal,
                 ..Default::default()
             };
@@ -203,6 +216,18 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             r.note("shape analysis not run: it does not check valid-memtrack or valid-memcleanup");
         }
     }
+    if staged && matches!(r.verdict, report::Verdict::Unknown(_)) {
+        let full = Limits {
+            timeout: remaining(start),
+            ..limits.clone()
+        };
+        let again = report::verify(&prog, &checks, full);
+        if !matches!(again.verdict, report::Verdict::Unknown(_)) {
+            r.lazy = None;
+        }
+        r.verdict = again.verdict;
+        r.stats = again.stats;
+    }
     r.seconds = start.elapsed().as_secs_f64();
     match args.format {
         Format::Text => print!("{}", r.text(&prog)),
@@ -210,6 +235,9 @@ fn verify(args: &VerifyArgs) -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// Steps of the first, short explicit-heap run in auto mode.
+const FIRST_PASS_STEPS: u64 = 300_000;
 
 fn write_dumps(args: &VerifyArgs, r: &shapecheck_runtime::lazy::LazyResult) {
     if let Some(p) = &args.dump_shapes

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn seed(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/seed-000").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benchmarks/seed-000")
+        .join(name)
 }
 
 fn verify(file: &Path, extra: &[&str]) -> String {
@@ -28,16 +30,27 @@ fn fig1_is_proved_by_refinement_with_a_rechecked_certificate() {
     let dot = dir.path().join("shapes.dot");
     let out = verify(
         &seed("fig1.c"),
-        &["--dump-shapes", text.to_str().unwrap(), "--dump-dot", dot.to_str().unwrap()],
+        &[
+            "--dump-shapes",
+            text.to_str().unwrap(),
+            "--dump-dot",
+            dot.to_str().unwrap(),
+        ],
     );
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("certificate re-checked"), "{out}");
     // The paper's result for Fig. 1: the dll generator with the cancellation family only.
-    assert!(out.contains("dll[") && out.contains("{cancellation} (1/3 families)"), "{out}");
+    assert!(
+        out.contains("dll[") && out.contains("{cancellation} (1/3 families)"),
+        "{out}"
+    );
     assert!(out.contains("1 td,"), "{out}");
     let shapes = std::fs::read_to_string(&text).expect("shape dump");
     assert!(shapes.contains("main > assert_dll @"), "{shapes}");
-    assert!(shapes.contains("cancel[") && shapes.contains("(summary)"), "{shapes}");
+    assert!(
+        shapes.contains("cancel[") && shapes.contains("(summary)"),
+        "{shapes}"
+    );
     let graph = std::fs::read_to_string(&dot).expect("dot dump");
     assert!(graph.starts_with("digraph shapes") && graph.contains("doublecircle"));
 }
@@ -54,11 +67,17 @@ fn the_maximal_configuration_needs_no_refinement() {
     let out = verify(&seed("cancel_remove.c"), &["--maximal"]);
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("refinements: 0 td, 0 scg"), "{out}");
-    assert!(out.contains("{reachability, cyclicity, cancellation} (3/3 families)"), "{out}");
+    assert!(
+        out.contains("{reachability, cyclicity, cancellation} (3/3 families)"),
+        "{out}"
+    );
 }
 
 fn temp_c(src: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::Builder::new().suffix(".c").tempfile().expect("temp file");
+    let mut f = tempfile::Builder::new()
+        .suffix(".c")
+        .tempfile()
+        .expect("temp file");
     f.write_all(src.as_bytes()).expect("write");
     f
 }
@@ -87,7 +106,10 @@ int main(void) {
     );
     let out = verify(f.path(), &[]);
     assert!(out.starts_with("UNKNOWN\n"), "{out}");
-    assert!(out.contains("recursive call to `build`") && out.contains("line 10"), "{out}");
+    assert!(
+        out.contains("recursive call to `build`") && out.contains("line 10"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -132,12 +132,18 @@ pub struct LazyResult {
 impl LazyResult {
     /// Number of tracking-definition refinements.
     pub fn td(&self) -> usize {
-        self.refinements.iter().filter(|r| matches!(r, Refinement::Tracking(_))).count()
+        self.refinements
+            .iter()
+            .filter(|r| matches!(r, Refinement::Tracking(_)))
+            .count()
     }
 
     /// Number of SCG refinements (FineTune).
     pub fn scg(&self) -> usize {
-        self.refinements.iter().filter(|r| matches!(r, Refinement::Scg(..))).count()
+        self.refinements
+            .iter()
+            .filter(|r| matches!(r, Refinement::Scg(..)))
+            .count()
     }
 }
 
@@ -217,7 +223,11 @@ impl<'a> Lazy<'a> {
             .map(|t| ShapeType {
                 strukt: t.strukt,
                 generator: t.current.as_ref().map(|s| s.generator.clone()),
-                fields: t.current.as_ref().map(|s| s.binding.fields.clone()).unwrap_or_default(),
+                fields: t
+                    .current
+                    .as_ref()
+                    .map(|s| s.binding.fields.clone())
+                    .unwrap_or_default(),
             })
             .collect()
     }
@@ -250,12 +260,18 @@ impl<'a> Lazy<'a> {
                 Ending::Complete => {
                     let verdict = match art.recheck() {
                         Ok(stats) => LazyVerdict::True(stats),
-                        Err(why) => LazyVerdict::Unknown(format!("the certificate does not re-check: {why}")),
+                        Err(why) => LazyVerdict::Unknown(format!(
+                            "the certificate does not re-check: {why}"
+                        )),
                     };
                     return self.finish(verdict, Some((&art, &vocab)), rounds);
                 }
                 Ending::Incomplete(why) => {
-                    return self.finish(LazyVerdict::Unknown(why.join("; ")), Some((&art, &vocab)), rounds);
+                    return self.finish(
+                        LazyVerdict::Unknown(why.join("; ")),
+                        Some((&art, &vocab)),
+                        rounds,
+                    );
                 }
                 Ending::Error(path, err) => {
                     match pathcheck::check_path(self.prog, self.checks, &path, &err.end) {
@@ -263,12 +279,16 @@ impl<'a> Lazy<'a> {
                             return self.finish(LazyVerdict::False(cex), None, rounds);
                         }
                         PathResult::Unknown(why) => {
-                            let msg = format!("{}; its path could not be decided: {why}", err.message);
+                            let msg =
+                                format!("{}; its path could not be decided: {why}", err.message);
                             return self.finish(LazyVerdict::Unknown(msg), None, rounds);
                         }
                         PathResult::Infeasible(core) => {
                             if self.refinements.len() >= self.cfg.max_refinements {
-                                let msg = format!("refinement limit reached on a spurious path ({})", err.message);
+                                let msg = format!(
+                                    "refinement limit reached on a spurious path ({})",
+                                    err.message
+                                );
                                 return self.finish(LazyVerdict::Unknown(msg), None, rounds);
                             }
                             if !self.refine(&path, &core, &vocab) {
@@ -284,7 +304,11 @@ impl<'a> Lazy<'a> {
                 }
             }
             if self.deadline().is_some_and(|d| Instant::now() >= d) {
-                return self.finish(LazyVerdict::Unknown("bound reached: time limit".into()), None, rounds);
+                return self.finish(
+                    LazyVerdict::Unknown("bound reached: time limit".into()),
+                    None,
+                    rounds,
+                );
             }
         }
     }
@@ -294,7 +318,11 @@ impl<'a> Lazy<'a> {
     fn maximal(&mut self) -> Result<(), String> {
         let coll = self.collect();
         for t in &mut self.types {
-            let Some(ts) = coll.types.iter().find(|s| s.ty.id == t.strukt && !s.used().is_empty()) else {
+            let Some(ts) = coll
+                .types
+                .iter()
+                .find(|s| s.ty.id == t.strukt && !s.used().is_empty())
+            else {
                 continue;
             };
             let bindings = self.oracle.enabled(self.spec, ts);
@@ -303,14 +331,20 @@ impl<'a> Lazy<'a> {
             let finest = t
                 .enabled
                 .iter()
-                .filter(|s| s.generator.families.len() == spec.structures[s.binding.structure.0].families.len())
+                .filter(|s| {
+                    s.generator.families.len()
+                        == spec.structures[s.binding.structure.0].families.len()
+                })
                 .max_by_key(|s| (size(spec, s), std::cmp::Reverse((*s).clone())))
                 .cloned();
             t.current = finest;
         }
         for (i, v) in self.prog.vars.iter().enumerate() {
             let wanted = match v.ty.pointee() {
-                Some(Type::Struct(s)) => self.types.iter().any(|t| t.strukt == *s && t.current.is_some()),
+                Some(Type::Struct(s)) => self
+                    .types
+                    .iter()
+                    .any(|t| t.strukt == *s && t.current.is_some()),
                 Some(Type::Void) => true,
                 _ => false,
             };
@@ -341,18 +375,28 @@ impl<'a> Lazy<'a> {
         for &p in &core.pointers {
             if self.type_of(p).is_some() && !self.tracked.contains(&p) {
                 new.insert(p);
-                new.extend(self.aliases(p).into_iter().filter(|a| !self.tracked.contains(a)));
+                new.extend(
+                    self.aliases(p)
+                        .into_iter()
+                        .filter(|a| !self.tracked.contains(a)),
+                );
             }
         }
         let _ = vocab;
         if !new.is_empty() {
-            let names = new.iter().map(|x| crate::shape::vocab::qualified_name(self.prog, *x)).collect();
+            let names = new
+                .iter()
+                .map(|x| crate::shape::vocab::qualified_name(self.prog, *x))
+                .collect();
             self.tracked.extend(new.iter().copied());
             self.refinements.push(Refinement::Tracking(names));
             // Types still at m0 that the new pointers point to: explicit heap analysis.
             let todo: Vec<usize> = (0..self.types.len())
                 .filter(|i| self.types[*i].current.is_none())
-                .filter(|i| new.iter().any(|x| self.type_of(*x) == Some(self.types[*i].strukt)))
+                .filter(|i| {
+                    new.iter()
+                        .any(|x| self.type_of(*x) == Some(self.types[*i].strukt))
+                })
                 .collect();
             let fields: BTreeSet<String> = core.fields.iter().map(|(_, f)| f.clone()).collect();
             self.abstract_types(&todo, &fields);
@@ -387,20 +431,36 @@ impl<'a> Lazy<'a> {
             let ts = coll.types.iter().find(|t| t.ty.id == strukt);
             let bindings: Vec<Binding> = match ts {
                 Some(ts) if !ts.used().is_empty() => self.oracle.enabled(self.spec, ts),
-                _ => self.types[i].all.iter().map(|s| s.binding.clone()).collect(),
+                _ => self.types[i]
+                    .all
+                    .iter()
+                    .map(|s| s.binding.clone())
+                    .collect(),
             };
             let t = &mut self.types[i];
             t.enabled.retain(|s| bindings.contains(&s.binding));
             let covering: Vec<&Scg> = t
                 .enabled
                 .iter()
-                .filter(|s| fields.iter().all(|f| s.binding.fields.contains(f) || !t.fields.contains(f)))
+                .filter(|s| {
+                    fields
+                        .iter()
+                        .all(|f| s.binding.fields.contains(f) || !t.fields.contains(f))
+                })
                 .collect();
-            let pool: Vec<&Scg> = if covering.is_empty() { t.enabled.iter().collect() } else { covering };
-            let choice = pool.into_iter().min_by_key(|s| (size(self.spec, s), (*s).clone())).cloned();
+            let pool: Vec<&Scg> = if covering.is_empty() {
+                t.enabled.iter().collect()
+            } else {
+                covering
+            };
+            let choice = pool
+                .into_iter()
+                .min_by_key(|s| (size(self.spec, s), (*s).clone()))
+                .cloned();
             if let Some(c) = &choice {
                 let name = self.prog.strukt(t.strukt).name.clone();
-                self.refinements.push(Refinement::Abstract(name, describe_scg(self.spec, c)));
+                self.refinements
+                    .push(Refinement::Abstract(name, describe_scg(self.spec, c)));
             }
             t.current = choice;
         }
@@ -418,7 +478,12 @@ impl<'a> Lazy<'a> {
         t.widened = true;
         let cur = t.current.clone()?;
         let spec = self.spec;
-        let extra: Vec<Scg> = t.all.iter().filter(|c| !finer_eq(spec, &cur, c)).cloned().collect();
+        let extra: Vec<Scg> = t
+            .all
+            .iter()
+            .filter(|c| !finer_eq(spec, &cur, c))
+            .cloned()
+            .collect();
         t.enabled.extend(extra);
         self.search(i, path)
     }
@@ -450,7 +515,9 @@ impl<'a> Lazy<'a> {
                 cands.retain(|c| !finer_eq(self.spec, &s, c));
             }
         }
-        winners.into_iter().min_by_key(|c| (size(self.spec, c), c.clone()))
+        winners
+            .into_iter()
+            .min_by_key(|c| (size(self.spec, c), c.clone()))
     }
 
     /// Whether the shape analysis with `s` for type `i` eliminates the path.
@@ -501,7 +568,12 @@ impl<'a> Lazy<'a> {
         out
     }
 
-    fn finish(&self, verdict: LazyVerdict, art: Option<(&Art, &Vocab)>, rounds: usize) -> LazyResult {
+    fn finish(
+        &self,
+        verdict: LazyVerdict,
+        art: Option<(&Art, &Vocab)>,
+        rounds: usize,
+    ) -> LazyResult {
         let abstraction = self
             .types
             .iter()
@@ -514,8 +586,14 @@ impl<'a> Lazy<'a> {
                             separating: self.tracked_names(t.strukt),
                             assertions: BTreeSet::new(),
                         };
-                        let class = lattice::shape_class(self.spec, &s.generator, &s.binding.fields, &d);
-                        let preds = class.core.iter().chain(&class.instr).map(lattice::describe).collect();
+                        let class =
+                            lattice::shape_class(self.spec, &s.generator, &s.binding.fields, &d);
+                        let preds = class
+                            .core
+                            .iter()
+                            .chain(&class.instr)
+                            .map(lattice::describe)
+                            .collect();
                         (name, describe_scg(self.spec, s), preds)
                     }
                     None => (name, "m0".to_string(), vec![]),
@@ -526,7 +604,11 @@ impl<'a> Lazy<'a> {
             verdict,
             refinements: self.refinements.clone(),
             abstraction,
-            tracked: self.tracked.iter().map(|x| crate::shape::vocab::qualified_name(self.prog, *x)).collect(),
+            tracked: self
+                .tracked
+                .iter()
+                .map(|x| crate::shape::vocab::qualified_name(self.prog, *x))
+                .collect(),
             shapes_text: art.map(|(a, _)| a.dump_text()).unwrap_or_default(),
             shapes_dot: art.map(|(a, _)| a.dump_dot()).unwrap_or_default(),
             rounds,
@@ -582,12 +664,24 @@ fn injective(n: usize, k: usize) -> Vec<Vec<usize>> {
 
 /// `a ⊑ b`: `a` refines `b` (has all of `b`'s predicates for every tracking definition).
 fn finer_eq(spec: &Spec, a: &Scg, b: &Scg) -> bool {
-    lattice::refines(spec, &a.generator, &a.binding.fields, &b.generator, &b.binding.fields)
+    lattice::refines(
+        spec,
+        &a.generator,
+        &a.binding.fields,
+        &b.generator,
+        &b.binding.fields,
+    )
 }
 
 /// Predicates an SCG generates for the probe tracking definition (FineTune's cost).
 fn size(spec: &Spec, s: &Scg) -> usize {
-    lattice::shape_class(spec, &s.generator, &s.binding.fields, &lattice::probe_tracking()).size()
+    lattice::shape_class(
+        spec,
+        &s.generator,
+        &s.binding.fields,
+        &lattice::probe_tracking(),
+    )
+    .size()
 }
 
 /// `dll[f=succ, b=pred] {cancellation}`.
@@ -599,7 +693,12 @@ pub fn describe_scg(spec: &Spec, s: &Scg) -> String {
         .zip(&s.binding.fields)
         .map(|(r, f)| format!("{r}={f}"))
         .collect();
-    let fams: Vec<&str> = s.generator.families.iter().map(|f| st.families[*f].name.as_str()).collect();
+    let fams: Vec<&str> = s
+        .generator
+        .families
+        .iter()
+        .map(|f| st.families[*f].name.as_str())
+        .collect();
     format!(
         "{}[{}] {{{}}} ({}/{} families)",
         st.name,

@@ -80,7 +80,11 @@ impl Report {
 
     /// Takes the lazy shape analysis' verdict when it decided the program; `explain` renders
     /// its report lines.
-    pub fn add_lazy(&mut self, r: crate::lazy::LazyResult, explain: fn(&crate::lazy::LazyResult) -> String) {
+    pub fn add_lazy(
+        &mut self,
+        r: crate::lazy::LazyResult,
+        explain: fn(&crate::lazy::LazyResult) -> String,
+    ) {
         self.lazy = Some(explain(&r));
         match r.verdict {
             crate::lazy::LazyVerdict::True(_) => self.verdict = Verdict::True,
@@ -156,7 +160,9 @@ impl Report {
                 v["trace"] = serde_json::to_value(&c.trace).unwrap_or_default();
             }
             Verdict::Unknown(r) => v["reasons"] = json!(r),
-            Verdict::True if self.lazy.is_some() => v["proof"] = json!("lazy shape analysis, certificate re-checked"),
+            Verdict::True if self.lazy.is_some() => {
+                v["proof"] = json!("lazy shape analysis, certificate re-checked")
+            }
             Verdict::True => v["proof"] = json!("complete explicit-heap exploration"),
         }
         if let Some(l) = &self.lazy {

@@ -47,24 +47,40 @@ int main(void) {
 "#;
 
 fn load(src: &str) -> Program {
-    let mut f = tempfile::Builder::new().suffix(".c").tempfile().expect("temp file");
+    let mut f = tempfile::Builder::new()
+        .suffix(".c")
+        .tempfile()
+        .expect("temp file");
     f.write_all(src.as_bytes()).expect("write");
     frontend::load(f.path()).expect("parses")
 }
 
 fn node_struct(prog: &Program) -> StructId {
-    let i = prog.structs.iter().position(|s| s.name.contains("node")).expect("struct node");
+    let i = prog
+        .structs
+        .iter()
+        .position(|s| s.name.contains("node"))
+        .expect("struct node");
     StructId(i as u32)
 }
 
 /// The dll structure of the library over (succ, pred) with the given families.
 fn dll(prog: &Program, families: &[&str]) -> ShapeType {
     let spec = shapecheck_library::spec();
-    let sid = spec.structures.iter().position(|s| s.name == "dll").expect("dll");
+    let sid = spec
+        .structures
+        .iter()
+        .position(|s| s.name == "dll")
+        .expect("dll");
     let st = &spec.structures[sid];
     let fams = families
         .iter()
-        .map(|f| st.families.iter().position(|x| x.name == *f).expect("family"))
+        .map(|f| {
+            st.families
+                .iter()
+                .position(|x| x.name == *f)
+                .expect("family")
+        })
         .collect();
     ShapeType {
         strukt: node_struct(prog),
@@ -85,7 +101,12 @@ fn all_pointers(prog: &Program) -> BTreeSet<VarId> {
 
 fn analyse(src: &str, families: &[&str]) -> (bool, Option<String>) {
     let prog = load(src);
-    let vocab = Vocab::new(&prog, shapecheck_library::spec(), &[dll(&prog, families)], &all_pointers(&prog));
+    let vocab = Vocab::new(
+        &prog,
+        shapecheck_library::spec(),
+        &[dll(&prog, families)],
+        &all_pointers(&prog),
+    );
     let cons = Constraints::new(&vocab);
     let checks = PropertySet::parse_list("unreach-call").expect("property");
     let mut art = Art::new(&prog, &vocab, &cons, &checks);
@@ -114,21 +135,34 @@ fn a_missing_back_pointer_reaches_the_error() {
     let (ok, err) = analyse(&buggy, &["cancellation"]);
     assert!(!ok);
     let msg = err.expect("an abstract error");
-    assert!(msg.contains("line 25") && msg.contains("error function"), "{msg}");
+    assert!(
+        msg.contains("line 25") && msg.contains("error function"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn coerce_derives_back_pointers_from_cancellation() {
     let correct = BUILD.replace("LINK", "t->pred = p;");
     let prog = load(&correct);
-    let vocab = Vocab::new(&prog, shapecheck_library::spec(), &[dll(&prog, &["cancellation"])], &BTreeSet::new());
+    let vocab = Vocab::new(
+        &prog,
+        shapecheck_library::spec(),
+        &[dll(&prog, &["cancellation"])],
+        &BTreeSet::new(),
+    );
     let cons = Constraints::new(&vocab);
     let s = node_struct(&prog);
     let mut g = Graph::empty(&vocab);
     let (a, b) = (g.add_node(s), g.add_node(s));
     let succ = vocab.field_pred(vocab.field(s, "succ").expect("succ"));
     let pred = vocab.field_pred(vocab.field(s, "pred").expect("pred"));
-    let cancel = vocab.instr.iter().find(|i| vocab.preds[i.id].name == "cancel[succ, pred]").expect("cancel").id;
+    let cancel = vocab
+        .instr
+        .iter()
+        .find(|i| vocab.preds[i.id].name == "cancel[succ, pred]")
+        .expect("cancel")
+        .id;
     g.set(&vocab, succ, &[a, b], Kleene::True);
     g.set(&vocab, pred, &[b, a], Kleene::Half);
     g.set(&vocab, cancel, &[a], Kleene::True);
@@ -143,7 +177,12 @@ fn coerce_derives_back_pointers_from_cancellation() {
 #[test]
 fn blur_merges_nodes_that_agree_on_abstraction_predicates() {
     let prog = load(&BUILD.replace("LINK", "t->pred = p;"));
-    let vocab = Vocab::new(&prog, shapecheck_library::spec(), &[dll(&prog, &[])], &BTreeSet::new());
+    let vocab = Vocab::new(
+        &prog,
+        shapecheck_library::spec(),
+        &[dll(&prog, &[])],
+        &BTreeSet::new(),
+    );
     let s = node_struct(&prog);
     let mut g = Graph::empty(&vocab);
     let succ = vocab.field_pred(vocab.field(s, "succ").expect("succ"));

@@ -117,7 +117,12 @@ pub struct Art<'a> {
 
 impl<'a> Art<'a> {
     /// A new ART for a vocabulary.
-    pub fn new(prog: &'a Program, v: &'a Vocab, cons: &'a Constraints, checks: &'a PropertySet) -> Self {
+    pub fn new(
+        prog: &'a Program,
+        v: &'a Vocab,
+        cons: &'a Constraints,
+        checks: &'a PropertySet,
+    ) -> Self {
         Art {
             t: Transfer { prog, v, cons },
             checks,
@@ -152,7 +157,9 @@ impl<'a> Art<'a> {
 
     /// Whether `g` is covered by a graph at key `k`.
     fn is_covered(&self, k: usize, g: &Graph) -> bool {
-        self.at[k].iter().any(|i| g.embeds_into(&self.nodes[*i].graph))
+        self.at[k]
+            .iter()
+            .any(|i| g.embeds_into(&self.nodes[*i].graph))
     }
 
     fn add(&mut self, key: Key, graph: Graph, parent: Option<(usize, PathStep)>) -> Option<usize> {
@@ -161,7 +168,11 @@ impl<'a> Art<'a> {
             self.covered += 1;
             return None;
         }
-        self.nodes.push(ArtNode { key: k, graph, parent });
+        self.nodes.push(ArtNode {
+            key: k,
+            graph,
+            parent,
+        });
         let id = self.nodes.len() - 1;
         self.at[k].push(id);
         Some(id)
@@ -175,7 +186,10 @@ impl<'a> Art<'a> {
         let mut stops = vec![];
         while let Some(id) = work.pop_front() {
             if self.nodes.len() >= bounds.max_nodes {
-                return Ending::Incomplete(vec![format!("bound reached: {} shape graphs", bounds.max_nodes)]);
+                return Ending::Incomplete(vec![format!(
+                    "bound reached: {} shape graphs",
+                    bounds.max_nodes
+                )]);
             }
             if bounds.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Ending::Incomplete(vec!["bound reached: time limit".into()]);
@@ -184,7 +198,10 @@ impl<'a> Art<'a> {
             let cfa = &self.t.prog.func(key.func).cfa;
             let edges: Vec<EdgeIndex> = cfa.edges(key.loc).map(|e| e.id()).collect();
             for e in edges {
-                let step = PathStep { func: key.func, edge: e };
+                let step = PathStep {
+                    func: key.func,
+                    edge: e,
+                };
                 for s in self.successors(&key, &self.nodes[id].graph, e) {
                     match s {
                         Succ::Next(k2, g2) => {
@@ -210,7 +227,11 @@ impl<'a> Art<'a> {
                 }
             }
         }
-        if stops.is_empty() { Ending::Complete } else { Ending::Incomplete(stops) }
+        if stops.is_empty() {
+            Ending::Complete
+        } else {
+            Ending::Incomplete(stops)
+        }
     }
 
     /// Prints the graphs along the path to an abstract error (with `SHAPECHECK_DEBUG`).
@@ -222,8 +243,14 @@ impl<'a> Art<'a> {
         ids.reverse();
         for i in ids {
             let n = &self.nodes[i];
-            let line = n.parent.map(|(_, s)| self.t.prog.func(s.func).cfa[s.edge].line).unwrap_or(0);
-            eprintln!("-- after line {line}, at {}", self.describe(&self.keys[n.key]));
+            let line = n
+                .parent
+                .map(|(_, s)| self.t.prog.func(s.func).cfa[s.edge].line)
+                .unwrap_or(0);
+            eprintln!(
+                "-- after line {line}, at {}",
+                self.describe(&self.keys[n.key])
+            );
             eprint!("{}", n.graph.text(self.t.v));
         }
         eprintln!("abstract error at {}: {}", self.describe(key), err.message);
@@ -296,9 +323,15 @@ impl<'a> Art<'a> {
                 callee: Callee::Func(f),
                 args,
             } => return self.call(key, g, *f, args, e, target, line),
-            Op::CallPtr { .. } => return vec![Succ::Stop(format!("line {line}: unsupported: call through a function pointer"))],
+            Op::CallPtr { .. } => {
+                return vec![Succ::Stop(format!(
+                    "line {line}: unsupported: call through a function pointer"
+                ))];
+            }
             Op::Return(v) => return self.ret(key, g, v.as_ref(), line),
-            Op::Unsupported(msg) => return vec![Succ::Stop(format!("line {line}: unsupported: {msg}"))],
+            Op::Unsupported(msg) => {
+                return vec![Succ::Stop(format!("line {line}: unsupported: {msg}"))];
+            }
         };
         results
             .into_iter()
@@ -328,7 +361,10 @@ impl<'a> Art<'a> {
                     if let ExprKind::Var(x) = &l.kind {
                         g.set_constant(*x, None);
                     }
-                    t.check(g, l, line).into_iter().map(|r| r.map(|(g, ())| g)).collect()
+                    t.check(g, l, line)
+                        .into_iter()
+                        .map(|r| r.map(|(g, ())| g))
+                        .collect()
                 }
                 None => vec![Ok(g)],
             },
@@ -355,7 +391,9 @@ impl<'a> Art<'a> {
                 None => vec![Ok(g)],
             },
             Builtin::Memset | Builtin::Memcpy => {
-                return Err(Succ::Stop(format!("line {line}: unsupported by the shape analysis: memset/memcpy")));
+                return Err(Succ::Stop(format!(
+                    "line {line}: unsupported by the shape analysis: memset/memcpy"
+                )));
             }
         })
     }
@@ -374,7 +412,10 @@ impl<'a> Art<'a> {
         let prog = self.t.prog;
         let callee = prog.func(f);
         if !callee.defined {
-            return vec![Succ::Stop(format!("line {line}: unsupported: call to `{}`, which has no body", callee.name))];
+            return vec![Succ::Stop(format!(
+                "line {line}: unsupported: call to `{}`, which has no body",
+                callee.name
+            ))];
         }
         if key.func == f || key.stack.iter().any(|r| r.func == f) {
             return vec![Succ::Stop(format!(
@@ -463,7 +504,11 @@ impl<'a> Art<'a> {
                     if let ExprKind::Var(x) = &l.kind {
                         g.set_constant(*x, None);
                     }
-                    self.t.check(g, l, line).into_iter().map(|r| r.map(|(g, ())| g)).collect()
+                    self.t
+                        .check(g, l, line)
+                        .into_iter()
+                        .map(|r| r.map(|(g, ())| g))
+                        .collect()
                 }
                 None => vec![Ok(g)],
             };
@@ -489,13 +534,21 @@ impl<'a> Art<'a> {
                 if k.func != step.func {
                     continue;
                 }
-                let from = self.t.prog.func(k.func).cfa.edge_endpoints(step.edge).map(|x| x.0);
+                let from = self
+                    .t
+                    .prog
+                    .func(k.func)
+                    .cfa
+                    .edge_endpoints(step.edge)
+                    .map(|x| x.0);
                 if from != Some(k.loc) {
                     continue;
                 }
                 for s in self.successors(k, g, step.edge) {
                     match s {
-                        Succ::Next(k2, g2) if !next.iter().any(|(k3, g3)| *k3 == k2 && g2.embeds_into(g3)) => {
+                        Succ::Next(k2, g2)
+                            if !next.iter().any(|(k3, g3)| *k3 == k2 && g2.embeds_into(g3)) =>
+                        {
                             next.push((k2, g2));
                         }
                         Succ::Error(_) if last => return true,
@@ -517,7 +570,10 @@ impl<'a> Art<'a> {
     pub fn recheck(&self) -> Result<CertificateStats, String> {
         let (k, g) = self.root();
         let g = self.t.blur(g);
-        let root_key = self.key_index.get(&k).ok_or("the root location has no graph")?;
+        let root_key = self
+            .key_index
+            .get(&k)
+            .ok_or("the root location has no graph")?;
         if !self.is_covered(*root_key, &g) {
             return Err("the initial state is not covered".into());
         }
@@ -530,7 +586,10 @@ impl<'a> Art<'a> {
                     transitions += 1;
                     match s {
                         Succ::Next(k2, g2) => {
-                            let ok = self.key_index.get(&k2).is_some_and(|i| self.is_covered(*i, &g2));
+                            let ok = self
+                                .key_index
+                                .get(&k2)
+                                .is_some_and(|i| self.is_covered(*i, &g2));
                             if !ok {
                                 return Err(format!(
                                     "a successor at line {} is not covered",
@@ -538,7 +597,9 @@ impl<'a> Art<'a> {
                                 ));
                             }
                         }
-                        Succ::Error(err) => return Err(format!("an abstract error: {}", err.message)),
+                        Succ::Error(err) => {
+                            return Err(format!("an abstract error: {}", err.message));
+                        }
                         Succ::Stop(why) => return Err(why),
                         Succ::End => {}
                     }
@@ -581,7 +642,11 @@ impl<'a> Art<'a> {
     /// `main > alloc_list @ 11` style.
     pub fn describe(&self, key: &Key) -> String {
         let prog = self.t.prog;
-        let mut parts: Vec<String> = key.stack.iter().map(|r| prog.func(r.func).name.clone()).collect();
+        let mut parts: Vec<String> = key
+            .stack
+            .iter()
+            .map(|r| prog.func(r.func).name.clone())
+            .collect();
         parts.push(prog.func(key.func).name.clone());
         format!("{} @ {}", parts.join(" > "), key.loc.index())
     }
@@ -622,7 +687,9 @@ pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
             visit_op(&edge.op, &mut |x: &Expr| {
                 if let ExprKind::AddrOf(a) = &x.kind {
                     match &a.kind {
-                        ExprKind::Var(y) if v.var(*y).is_some() => found = Some(prog.var(*y).name.clone()),
+                        ExprKind::Var(y) if v.var(*y).is_some() => {
+                            found = Some(prog.var(*y).name.clone())
+                        }
                         ExprKind::Field(base, _, name) => {
                             if let ExprKind::Deref(p) = &base.kind
                                 && let Some(Type::Struct(s)) = p.ty.pointee()
@@ -666,10 +733,15 @@ fn visit_op(op: &Op, f: &mut dyn FnMut(&Expr)) {
 fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match &e.kind {
-        ExprKind::Deref(a) | ExprKind::Field(a, _, _) | ExprKind::AddrOf(a) | ExprKind::Unary(_, a) | ExprKind::Cast(a) => {
-            visit_expr(a, f)
-        }
-        ExprKind::Binary(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::PtrAdd(a, b, _) | ExprKind::PtrDiff(a, b, _) => {
+        ExprKind::Deref(a)
+        | ExprKind::Field(a, _, _)
+        | ExprKind::AddrOf(a)
+        | ExprKind::Unary(_, a)
+        | ExprKind::Cast(a) => visit_expr(a, f),
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Cmp(_, a, b)
+        | ExprKind::PtrAdd(a, b, _)
+        | ExprKind::PtrDiff(a, b, _) => {
             visit_expr(a, f);
             visit_expr(b, f);
         }

@@ -56,8 +56,20 @@ enum Nnf {
 fn nnf(f: &Formula, pos: bool) -> Nnf {
     use Formula as Fm;
     match f {
-        Fm::True => if pos { Nnf::And(vec![]) } else { Nnf::Or(vec![]) },
-        Fm::False => if pos { Nnf::Or(vec![]) } else { Nnf::And(vec![]) },
+        Fm::True => {
+            if pos {
+                Nnf::And(vec![])
+            } else {
+                Nnf::Or(vec![])
+            }
+        }
+        Fm::False => {
+            if pos {
+                Nnf::Or(vec![])
+            } else {
+                Nnf::And(vec![])
+            }
+        }
         Fm::Not(a) => nnf(a, !pos),
         Fm::And(a, b) if pos => Nnf::And(vec![nnf(a, true), nnf(b, true)]),
         Fm::And(a, b) => Nnf::Or(vec![nnf(a, false), nnf(b, false)]),
@@ -126,21 +138,36 @@ impl Constraints {
             let s = v.fields[f].strukt;
             let p = v.field_pred(f);
             // A field points to at most one cell.
-            c.push(s, 3, vec![
-                (false, Atom::Stored(p, vec![0, 1])),
-                (false, Atom::Stored(p, vec![0, 2])),
-                (true, Atom::Eq(1, 2)),
-            ]);
+            c.push(
+                s,
+                3,
+                vec![
+                    (false, Atom::Stored(p, vec![0, 1])),
+                    (false, Atom::Stored(p, vec![0, 2])),
+                    (true, Atom::Eq(1, 2)),
+                ],
+            );
             // An uninitialised field points nowhere we track.
-            c.push(s, 2, vec![(false, Atom::Stored(v.undef(f), vec![0])), (false, Atom::Stored(p, vec![0, 1]))]);
+            c.push(
+                s,
+                2,
+                vec![
+                    (false, Atom::Stored(v.undef(f), vec![0])),
+                    (false, Atom::Stored(p, vec![0, 1])),
+                ],
+            );
         }
         for x in 0..v.vars.len() {
             let p = v.pt(x);
-            c.push(v.vars[x].strukt, 2, vec![
-                (false, Atom::Stored(p, vec![0])),
-                (false, Atom::Stored(p, vec![1])),
-                (true, Atom::Eq(0, 1)),
-            ]);
+            c.push(
+                v.vars[x].strukt,
+                2,
+                vec![
+                    (false, Atom::Stored(p, vec![0])),
+                    (false, Atom::Stored(p, vec![1])),
+                    (true, Atom::Eq(0, 1)),
+                ],
+            );
         }
         for (i, inst) in v.instr.iter().enumerate() {
             c.definition(v, i, inst);
@@ -184,7 +211,10 @@ impl Constraints {
                 None => Atom::Formula(i, f),
             },
             Formula::Pred(p, rs, args) => {
-                let bound: Vec<usize> = rs.iter().filter_map(|r| inst.roles.get(*r).copied()).collect();
+                let bound: Vec<usize> = rs
+                    .iter()
+                    .filter_map(|r| inst.roles.get(*r).copied())
+                    .collect();
                 let pointer = v.decl(*p).pointer.as_ref().and(inst.pointer);
                 match v.stored(*p, &bound, pointer) {
                     Some(j) => Atom::Stored(v.instr[j].id, args.clone()),
@@ -210,11 +240,24 @@ impl Constraints {
         let s = inst.strukt;
         let me = |args: Vec<usize>| Atom::Stored(inst.id, args);
         match &decl.body {
-            Formula::Closure { rel, reflexive, from: 0, to: 1 } if decl.arity == 2 => {
+            Formula::Closure {
+                rel,
+                reflexive,
+                from: 0,
+                to: 1,
+            } if decl.arity == 2 => {
                 let r = |a, b| self.rel_atom(v, i, inst, rel, a, b);
                 let laws = vec![
-                    vec![(false, me(vec![0, 1])), (false, r(1, 2)), (true, me(vec![0, 2]))],
-                    vec![(false, r(0, 1)), (false, me(vec![1, 2])), (true, me(vec![0, 2]))],
+                    vec![
+                        (false, me(vec![0, 1])),
+                        (false, r(1, 2)),
+                        (true, me(vec![0, 2])),
+                    ],
+                    vec![
+                        (false, r(0, 1)),
+                        (false, me(vec![1, 2])),
+                        (true, me(vec![0, 2])),
+                    ],
                     vec![(false, r(0, 1)), (true, me(vec![0, 1]))],
                 ];
                 for l in laws {
@@ -228,7 +271,11 @@ impl Constraints {
                 if let Some(rel) = closure_into(body, *u, 0) {
                     // p(v) && R(v, w) -> p(w): what is reachable stays reachable one step on.
                     let r = self.rel_atom(v, i, inst, &rel, 0, 1);
-                    self.push(s, 2, vec![(false, me(vec![0])), (false, r), (true, me(vec![1]))]);
+                    self.push(
+                        s,
+                        2,
+                        vec![(false, me(vec![0])), (false, r), (true, me(vec![1]))],
+                    );
                 }
             }
             _ => {}
@@ -346,4 +393,3 @@ fn closure_into(body: &Formula, u: usize, target: usize) -> Option<Rel> {
         other => is(other),
     }
 }
-

@@ -167,7 +167,11 @@ impl<'a> Eval<'a> {
             va = va.not();
         }
         let (vb, db) = self.tracked(b, roles, env);
-        let v = if absorbing == F { va.and(vb) } else { va.or(vb) };
+        let v = if absorbing == F {
+            va.and(vb)
+        } else {
+            va.or(vb)
+        };
         let decided = (va == absorbing && !da) || (vb == absorbing && !db);
         if !decided && (da || db) {
             self.read_changed.set(true);
@@ -229,7 +233,14 @@ impl<'a> Eval<'a> {
         if a != b { F } else { self.g.sm[a].not() }
     }
 
-    fn closure_at(&self, rel: &Rel, reflexive: bool, roles: &[usize], a: usize, b: usize) -> Kleene {
+    fn closure_at(
+        &self,
+        rel: &Rel,
+        reflexive: bool,
+        roles: &[usize],
+        a: usize,
+        b: usize,
+    ) -> Kleene {
         let key = (format!("{rel:?}{roles:?}"), reflexive);
         let cached = self.closures.borrow().get(&key).cloned();
         let (m, changed) = match cached {
@@ -267,7 +278,8 @@ impl<'a> Eval<'a> {
                         None => F,
                     },
                     Rel::Pred(p, rs) => {
-                        let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                        let bound: Vec<usize> =
+                            rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
                         self.pred(*p, &bound, &[a, b])
                     }
                 };

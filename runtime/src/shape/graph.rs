@@ -61,7 +61,10 @@ impl Graph {
 
     /// The constant integer variable `x` holds, if known.
     pub fn constant(&self, x: crate::ir::VarId) -> Option<i64> {
-        self.consts.binary_search_by_key(&x, |c| c.0).ok().map(|i| self.consts[i].1)
+        self.consts
+            .binary_search_by_key(&x, |c| c.0)
+            .ok()
+            .map(|i| self.consts[i].1)
     }
 
     /// Records (or forgets, with `None`) the constant of integer variable `x`.
@@ -236,7 +239,11 @@ impl Graph {
             count[c] += 1;
             g.sm[c] = if count[c] > 1 { H } else { self.sm[u] };
             for (s, t) in self.un.iter().enumerate() {
-                g.un[s][c] = if first[c] { t[u] } else { join(g.un[s][c], t[u]) };
+                g.un[s][c] = if first[c] {
+                    t[u]
+                } else {
+                    join(g.un[s][c], t[u])
+                };
             }
             first[c] = false;
         }
@@ -264,7 +271,11 @@ impl Graph {
             && other.consts.iter().all(|c| self.consts.contains(c))
             && below_all(&self.sm, &other.sm)
             && self.un.iter().zip(&other.un).all(|(a, b)| below_all(a, b))
-            && self.bin.iter().zip(&other.bin).all(|(a, b)| below_all(a, b))
+            && self
+                .bin
+                .iter()
+                .zip(&other.bin)
+                .all(|(a, b)| below_all(a, b))
     }
 
     /// A text rendering: one line per node with its unary predicates, one per edge.
@@ -302,12 +313,22 @@ impl Graph {
     pub fn dot(&self, v: &Vocab, name: &str) -> String {
         let mut s = format!("subgraph \"cluster_{name}\" {{\n  label=\"{name}\";\n");
         for u in 0..self.n {
-            let shape = if self.sm[u] == F { "circle" } else { "doublecircle" };
+            let shape = if self.sm[u] == F {
+                "circle"
+            } else {
+                "doublecircle"
+            };
             let preds: Vec<String> = v
                 .preds
                 .iter()
                 .filter(|p| p.arity == 1 && self.un[p.slot][u] != F)
-                .map(|p| format!("{}{}", p.name, if self.un[p.slot][u] == H { "?" } else { "" }))
+                .map(|p| {
+                    format!(
+                        "{}{}",
+                        p.name,
+                        if self.un[p.slot][u] == H { "?" } else { "" }
+                    )
+                })
                 .collect();
             let _ = writeln!(
                 s,
@@ -315,7 +336,11 @@ impl Graph {
                 preds.join("\\n").replace('"', "'")
             );
         }
-        for p in v.preds.iter().filter(|p| matches!(p.kind, PredKind::Field(_))) {
+        for p in v
+            .preds
+            .iter()
+            .filter(|p| matches!(p.kind, PredKind::Field(_)))
+        {
             for a in 0..self.n {
                 for b in 0..self.n {
                     let k = self.bin[p.slot][a * self.n + b];

@@ -151,7 +151,9 @@ impl<'a> Transfer<'a> {
         g.set(self.v, self.v.undef(f), &[a], F);
         let Some(g) = self.coerce(g) else { return out };
         let p = self.v.field_pred(f);
-        let cands: Vec<usize> = (0..g.n).filter(|w| g.get(self.v, p, &[a, *w]) != F).collect();
+        let cands: Vec<usize> = (0..g.n)
+            .filter(|w| g.get(self.v, p, &[a, *w]) != F)
+            .collect();
         if let [w] = cands[..]
             && g.get(self.v, p, &[a, w]) == T
             && g.sm[w] == F
@@ -195,7 +197,18 @@ impl<'a> Transfer<'a> {
                     return self
                         .check(g, inner, line)
                         .into_iter()
-                        .map(|r| r.map(|(g, ())| (g, if is_zero(inner) { PVal::Null } else { PVal::Unknown })))
+                        .map(|r| {
+                            r.map(|(g, ())| {
+                                (
+                                    g,
+                                    if is_zero(inner) {
+                                        PVal::Null
+                                    } else {
+                                        PVal::Unknown
+                                    },
+                                )
+                            })
+                        })
                         .collect();
                 }
                 self.eval_ptr(g, inner, line)
@@ -217,10 +230,16 @@ impl<'a> Transfer<'a> {
                             Some(f) if g.ty[a] == self.v.fields[f].strukt => {
                                 out.extend(self.focus_field(g, a, f).into_iter().map(Ok))
                             }
-                            Some(_) => out.push(Err(self.deref_error(p, line, "a pointer cast to another struct"))),
+                            Some(_) => out.push(Err(self.deref_error(
+                                p,
+                                line,
+                                "a pointer cast to another struct",
+                            ))),
                             None => out.push(Ok((g, PVal::Unknown))),
                         },
-                        Ok(_) => out.push(Err(self.deref_error(p, line, "the dereferenced pointer"))),
+                        Ok(_) => {
+                            out.push(Err(self.deref_error(p, line, "the dereferenced pointer")))
+                        }
                     }
                 }
                 out
@@ -296,7 +315,9 @@ impl<'a> Transfer<'a> {
                 .into_iter()
                 .map(|r| r.map(|(g, k)| (g, k.not())))
                 .collect(),
-            ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) if a.ty.pointee().is_some() || b.ty.pointee().is_some() => {
+            ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b)
+                if a.ty.pointee().is_some() || b.ty.pointee().is_some() =>
+            {
                 let mut out = vec![];
                 for ra in self.eval_ptr(g, a, line) {
                     let (g, va) = match ra {
@@ -376,7 +397,11 @@ impl<'a> Transfer<'a> {
                 PVal::Node(w) => Kleene::from_bool(u == w),
                 PVal::Null => F,
                 PVal::Unknown => {
-                    if g.ty[u] == self.v.vars[x].strukt { H } else { F }
+                    if g.ty[u] == self.v.vars[x].strukt {
+                        H
+                    } else {
+                        F
+                    }
                 }
             };
             g.set(self.v, p, &[u], k);
@@ -393,7 +418,11 @@ impl<'a> Transfer<'a> {
                 PVal::Node(w) => Kleene::from_bool(u == w),
                 PVal::Null => F,
                 PVal::Unknown => {
-                    if g.ty[u] == s { H } else { F }
+                    if g.ty[u] == s {
+                        H
+                    } else {
+                        F
+                    }
                 }
             };
             g.set(self.v, p, &[a, u], k);
@@ -409,7 +438,13 @@ impl<'a> Transfer<'a> {
     }
 
     /// `lhs = rhs`.
-    pub fn assign(&self, g: Graph, lhs: &Expr, rhs: &Expr, line: u32) -> Vec<Result<Graph, AbsError>> {
+    pub fn assign(
+        &self,
+        g: Graph,
+        lhs: &Expr,
+        rhs: &Expr,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
         if lhs.ty.pointee().is_none() {
             // An integer (or aggregate) store: only its dereferences matter, and copied
             // constants.
@@ -421,7 +456,11 @@ impl<'a> Transfer<'a> {
             let mut out = vec![];
             for r in self.check(g, rhs, line) {
                 match r {
-                    Ok((g, ())) => out.extend(self.check(g, lhs, line).into_iter().map(|r| r.map(|(g, ())| g))),
+                    Ok((g, ())) => out.extend(
+                        self.check(g, lhs, line)
+                            .into_iter()
+                            .map(|r| r.map(|(g, ())| g)),
+                    ),
                     Err(e) => out.push(Err(e)),
                 }
             }
@@ -438,9 +477,19 @@ impl<'a> Transfer<'a> {
     }
 
     /// Stores a pointer value into an lvalue.
-    pub fn store(&self, mut g: Graph, lhs: &Expr, val: PVal, line: u32) -> Vec<Result<Graph, AbsError>> {
+    pub fn store(
+        &self,
+        mut g: Graph,
+        lhs: &Expr,
+        val: PVal,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
         if !self.retype(&mut g, val, &lhs.ty) {
-            return vec![Err(self.deref_error(lhs, line, "a block smaller than its struct"))];
+            return vec![Err(self.deref_error(
+                lhs,
+                line,
+                "a block smaller than its struct",
+            ))];
         }
         match &lhs.kind {
             ExprKind::Var(x) => match self.v.var(*x) {
@@ -453,16 +502,20 @@ impl<'a> Transfer<'a> {
             },
             ExprKind::Field(base, _, name) => {
                 let ExprKind::Deref(p) = &base.kind else {
-                    return self.check(g, lhs, line).into_iter().map(|r| r.map(|(g, ())| g)).collect();
+                    return self
+                        .check(g, lhs, line)
+                        .into_iter()
+                        .map(|r| r.map(|(g, ())| g))
+                        .collect();
                 };
                 let fi = self.analysed_ptr(&p.ty).and_then(|s| self.v.field(s, name));
                 let mut out = vec![];
                 for r in self.eval_ptr(g, p, line) {
                     match r {
                         Ok((g, PVal::Node(a))) => match fi {
-                            Some(f) if g.ty[a] != self.v.fields[f].strukt => {
-                                out.push(Err(self.deref_error(p, line, "a pointer cast to another struct")))
-                            }
+                            Some(f) if g.ty[a] != self.v.fields[f].strukt => out.push(Err(
+                                self.deref_error(p, line, "a pointer cast to another struct")
+                            )),
                             Some(f) => {
                                 let mut g2 = g.clone();
                                 self.set_field(&mut g2, a, f, val);
@@ -470,18 +523,30 @@ impl<'a> Transfer<'a> {
                             }
                             None => out.push(Ok(g)),
                         },
-                        Ok(_) => out.push(Err(self.deref_error(p, line, "the dereferenced pointer"))),
+                        Ok(_) => {
+                            out.push(Err(self.deref_error(p, line, "the dereferenced pointer")))
+                        }
                         Err(e) => out.push(Err(e)),
                     }
                 }
                 out
             }
-            _ => self.check(g, lhs, line).into_iter().map(|r| r.map(|(g, ())| g)).collect(),
+            _ => self
+                .check(g, lhs, line)
+                .into_iter()
+                .map(|r| r.map(|(g, ())| g))
+                .collect(),
         }
     }
 
     /// `assume(cond)` or its negation.
-    pub fn assume(&self, g: Graph, cond: &Expr, positive: bool, line: u32) -> Vec<Result<Graph, AbsError>> {
+    pub fn assume(
+        &self,
+        g: Graph,
+        cond: &Expr,
+        positive: bool,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
         let want = Kleene::from_bool(positive);
         self.eval_cond(g, cond, line)
             .into_iter()
@@ -497,11 +562,22 @@ impl<'a> Transfer<'a> {
     /// `void *` the node is raw (its type encodes its size and whether it is zeroed) until it
     /// is stored into a pointer to an analysed struct. A block smaller than the struct (or of
     /// unknown size) is not a node: the value is unknown.
-    pub fn alloc(&self, g: Graph, lhs: Option<&Expr>, zeroed: bool, size: Option<u32>, line: u32) -> Vec<Result<Graph, AbsError>> {
+    pub fn alloc(
+        &self,
+        g: Graph,
+        lhs: Option<&Expr>,
+        zeroed: bool,
+        size: Option<u32>,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
         let Some(lhs) = lhs else { return vec![Ok(g)] };
         let s = match (self.analysed_ptr(&lhs.ty), lhs.ty.pointee(), size) {
             (Some(s), _, Some(n)) if n >= self.prog.size_of(&Type::Struct(s)) => s,
-            (None, Some(Type::Void), Some(n)) if n < RAW_SIZE_LIMIT && self.v.vars.iter().any(|x| x.strukt == RAW) => raw(n, zeroed),
+            (None, Some(Type::Void), Some(n))
+                if n < RAW_SIZE_LIMIT && self.v.vars.iter().any(|x| x.strukt == RAW) =>
+            {
+                raw(n, zeroed)
+            }
             _ => return self.store(g, lhs, PVal::Unknown, line),
         };
         let mut out = self.store(g.clone(), lhs, PVal::Null, line);
@@ -588,7 +664,9 @@ impl<'a> Transfer<'a> {
             if (0..g.n).any(|a| a != u && g.get(self.v, self.v.field_pred(f), &[a, u]) != F) {
                 return Err(AbsError {
                     end: PathEnd::ErrorCall,
-                    message: format!("line {line}: unsupported by the shape analysis: free of a node the heap may still point to"),
+                    message: format!(
+                        "line {line}: unsupported by the shape analysis: free of a node the heap may still point to"
+                    ),
                     unsupported: true,
                 });
             }
@@ -649,7 +727,9 @@ pub fn const_value(g: &Graph, e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Const(n) => Some(*n),
         ExprKind::Var(x) => g.constant(*x),
-        ExprKind::Cast(inner) if inner.ty.as_int().is_some() && e.ty.as_int().is_some() => const_value(g, inner),
+        ExprKind::Cast(inner) if inner.ty.as_int().is_some() && e.ty.as_int().is_some() => {
+            const_value(g, inner)
+        }
         _ => None,
     }
 }

@@ -120,7 +120,12 @@ pub struct Vocab {
 impl Vocab {
     /// The vocabulary for the given shape types and tracked pointers (those whose pointee is
     /// not one of the types are ignored).
-    pub fn new(prog: &Program, spec: &Spec, types: &[ShapeType], tracked: &BTreeSet<VarId>) -> Vocab {
+    pub fn new(
+        prog: &Program,
+        spec: &Spec,
+        types: &[ShapeType],
+        tracked: &BTreeSet<VarId>,
+    ) -> Vocab {
         let mut v = Vocab {
             spec: spec.clone(),
             types: types.to_vec(),
@@ -139,7 +144,11 @@ impl Vocab {
             let ty = &prog.var(x).ty;
             let s = match ty.pointee() {
                 Some(Type::Void) if any => Some(super::transfer::RAW),
-                _ => pointee_struct(prog, ty).filter(|s| types.iter().any(|t| t.strukt == *s && t.generator.is_some())),
+                _ => pointee_struct(prog, ty).filter(|s| {
+                    types
+                        .iter()
+                        .any(|t| t.strukt == *s && t.generator.is_some())
+                }),
             };
             if let Some(s) = s {
                 v.var_index.insert(x, v.vars.len());
@@ -175,7 +184,13 @@ impl Vocab {
         v
     }
 
-    fn push_pred(&mut self, name: String, arity: usize, kind: PredKind, abstraction: bool) -> usize {
+    fn push_pred(
+        &mut self,
+        name: String,
+        arity: usize,
+        kind: PredKind,
+        abstraction: bool,
+    ) -> usize {
         let slot = if arity == 1 {
             self.unary += 1;
             self.unary - 1
@@ -219,7 +234,13 @@ impl Vocab {
                         vec![None]
                     };
                     for ptr in pointers {
-                        wanted.push((u.pred, t.strukt, roles.clone(), ptr, fam.abstraction || ptr.is_some()));
+                        wanted.push((
+                            u.pred,
+                            t.strukt,
+                            roles.clone(),
+                            ptr,
+                            fam.abstraction || ptr.is_some(),
+                        ));
                     }
                 }
             }
@@ -228,8 +249,11 @@ impl Vocab {
         wanted.dedup_by_key(|w| (w.0, w.1, w.2.clone(), w.3));
         for (pred, strukt, roles, pointer, abs) in wanted {
             let p = self.spec.predicates[pred.0].clone();
-            let role_names: Vec<String> = roles.iter().map(|r| self.fields[*r].name.clone()).collect();
-            let ptr = pointer.map(|i| format!("<{}>", self.vars[i].name)).unwrap_or_default();
+            let role_names: Vec<String> =
+                roles.iter().map(|r| self.fields[*r].name.clone()).collect();
+            let ptr = pointer
+                .map(|i| format!("<{}>", self.vars[i].name))
+                .unwrap_or_default();
             let name = format!("{}[{}]{ptr}", p.name, role_names.join(", "));
             let idx = self.instr.len();
             let id = self.push_pred(name, p.arity, PredKind::Instr(idx), abs);
@@ -277,7 +301,9 @@ impl Vocab {
 
     /// Whether the struct is analysed (has a generator other than `m0`).
     pub fn analysed(&self, s: StructId) -> bool {
-        self.types.iter().any(|t| t.strukt == s && t.generator.is_some())
+        self.types
+            .iter()
+            .any(|t| t.strukt == s && t.generator.is_some())
     }
 
     /// The spec predicate's declaration.
@@ -287,7 +313,10 @@ impl Vocab {
 
     /// Names of the predicates that are not core (for reports).
     pub fn instr_names(&self) -> Vec<String> {
-        self.instr.iter().map(|i| self.preds[i.id].name.clone()).collect()
+        self.instr
+            .iter()
+            .map(|i| self.preds[i.id].name.clone())
+            .collect()
     }
 }
 
