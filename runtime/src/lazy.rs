@@ -626,7 +626,7 @@ impl<'a> Lazy<'a> {
 }
 
 /// Every SCG of every structure under every injective binding of its roles to `fields`.
-fn all_scgs(spec: &Spec, fields: &[String]) -> BTreeSet<Scg> {
+pub fn all_scgs(spec: &Spec, fields: &[String]) -> BTreeSet<Scg> {
     let mut out = BTreeSet::new();
     for (i, st) in spec.structures.iter().enumerate() {
         let sid = shapecheck_dsl::ir::StructId(i);

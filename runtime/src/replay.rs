@@ -21,6 +21,9 @@ pub struct TraceStep {
     pub op: String,
     /// What changed: `name = value` per written cell or new block.
     pub changes: Vec<String>,
+    /// The CFA edge taken, for analyses that follow the run (not part of the printed trace).
+    #[serde(skip)]
+    pub edge: Option<(crate::ir::FuncId, petgraph::graph::EdgeIndex)>,
 }
 
 /// The result of a replay.
@@ -64,6 +67,7 @@ pub fn replay(
             .map(|e| petgraph::visit::EdgeRef::id(&e))
             .collect();
         let fname = f.name.clone();
+        let func = top.func;
         let mut next = None;
         for e in edges.into_iter().rev() {
             let text = cfa::op(prog, &f.cfa[e].op);
@@ -72,16 +76,19 @@ pub fn replay(
                 match o {
                     Outcome::Infeasible => {}
                     Outcome::Next(s, _) => {
-                        out.steps.push(step(&fname, line, text.clone(), &st, &s));
+                        out.steps
+                            .push(step(&fname, (func, e), line, text.clone(), &st, &s));
                         next = Some(s);
                     }
                     Outcome::Violation(s, v) => {
-                        out.steps.push(step(&fname, line, text.clone(), &st, &s));
+                        out.steps
+                            .push(step(&fname, (func, e), line, text.clone(), &st, &s));
                         out.violation = Some((v.property.to_string(), v.line, v.message.clone()));
                         return (Some(v), out);
                     }
                     Outcome::End(end) => {
-                        out.steps.push(step(&fname, line, text.clone(), &st, &st));
+                        out.steps
+                            .push(step(&fname, (func, e), line, text.clone(), &st, &st));
                         out.ended = format!("the run ended ({end:?})");
                         return (None, out);
                     }
@@ -107,9 +114,17 @@ pub fn replay(
     (None, out)
 }
 
-fn step(function: &str, line: u32, op: String, before: &State, after: &State) -> TraceStep {
+fn step(
+    function: &str,
+    edge: (crate::ir::FuncId, petgraph::graph::EdgeIndex),
+    line: u32,
+    op: String,
+    before: &State,
+    after: &State,
+) -> TraceStep {
     TraceStep {
         function: function.to_string(),
+        edge: Some(edge),
         line,
         op,
         changes: diff(&before.mem, &after.mem),

@@ -13,7 +13,8 @@
 //! the certificate behind a TRUE verdict.
 
 use super::coerce::Constraints;
-use super::graph::Graph;
+use super::graph::{F, Graph, T};
+use super::live::Liveness;
 use super::transfer::{AbsError, PVal, Transfer};
 use super::vocab::Vocab;
 use crate::ir::*;
@@ -104,6 +105,7 @@ pub enum Ending {
 pub struct Art<'a> {
     t: Transfer<'a>,
     checks: &'a PropertySet,
+    live: Liveness,
     /// Abstract locations.
     pub keys: Vec<Key>,
     key_index: HashMap<Key, usize>,
@@ -126,6 +128,7 @@ impl<'a> Art<'a> {
         Art {
             t: Transfer { prog, v, cons },
             checks,
+            live: Liveness::new(prog),
             keys: vec![],
             key_index: HashMap::new(),
             nodes: vec![],
@@ -256,6 +259,20 @@ impl<'a> Art<'a> {
         eprintln!("abstract error at {}: {}", self.describe(key), err.message);
     }
 
+    /// Prints where a path simulation lost the path (with `SHAPECHECK_DEBUG`).
+    fn debug_lost(&self, i: usize, step: &PathStep, cur: &[(Key, Graph)]) {
+        let line = self.t.prog.func(step.func).cfa[step.edge].line;
+        let op = crate::cfa::op(self.t.prog, &self.t.prog.func(step.func).cfa[step.edge].op);
+        eprintln!(
+            "-- path lost at step {i}: line {line}: {op}, from {} graphs",
+            cur.len()
+        );
+        for (k, g) in cur {
+            eprintln!("at {}", self.describe(k));
+            eprint!("{}", g.text(self.t.v));
+        }
+    }
+
     /// The path from the root to node `id`.
     pub fn path_to(&self, mut id: usize) -> Vec<PathStep> {
         let mut path = vec![];
@@ -282,15 +299,13 @@ impl<'a> Art<'a> {
         // recursion).
         let at_loop = func.cfa[target].loop_head;
         let here = |g: Graph| -> Succ {
-            let g = self.t.collect_garbage(g);
-            Succ::Next(
-                Key {
-                    stack: key.stack.clone(),
-                    func: key.func,
-                    loc: target,
-                },
-                if at_loop { self.t.blur(g) } else { g },
-            )
+            let next = Key {
+                stack: key.stack.clone(),
+                func: key.func,
+                loc: target,
+            };
+            let g = self.t.collect_garbage(self.forget_dead(&next, g));
+            Succ::Next(next, if at_loop { self.t.blur(g) } else { g })
         };
         let g = g.clone();
         let results: Vec<Result<Graph, AbsError>> = match &edge.op {
@@ -447,17 +462,40 @@ impl<'a> Art<'a> {
         });
         cur.into_iter()
             .map(|r| match r {
-                Ok(g) => Succ::Next(
-                    Key {
+                Ok(g) => {
+                    let next = Key {
                         stack: stack.clone(),
                         func: f,
                         loc: callee.entry,
-                    },
-                    self.t.collect_garbage(g),
-                ),
+                    };
+                    let g = self.t.collect_garbage(self.forget_dead(&next, g));
+                    Succ::Next(next, g)
+                }
                 Err(err) => Succ::Error(err),
             })
             .collect()
+    }
+
+    /// Forgets the variables dead at `key`: their pointers point nowhere and are invalid,
+    /// their constants are dropped.
+    fn forget_dead(&self, key: &Key, g: Graph) -> Graph {
+        let v = self.t.v;
+        let dead: Vec<VarId> = self
+            .live
+            .dead(self.t.prog, key)
+            .into_iter()
+            .filter(|x| {
+                g.constant(*x).is_some()
+                    || v.var(*x).is_some_and(|i| {
+                        g.invalid[i] != T || (0..g.n).any(|u| g.get(v, v.pt(i), &[u]) != F)
+                    })
+            })
+            .collect();
+        if dead.is_empty() {
+            g
+        } else {
+            self.t.reset_vars(g, &dead, true)
+        }
     }
 
     fn ret(&self, key: &Key, g: Graph, v: Option<&Expr>, line: u32) -> Vec<Succ> {
@@ -514,7 +552,10 @@ impl<'a> Art<'a> {
             };
             for s in stored {
                 out.push(match s {
-                    Ok(g) => Succ::Next(next.clone(), self.t.collect_garbage(g)),
+                    Ok(g) => Succ::Next(
+                        next.clone(),
+                        self.t.collect_garbage(self.forget_dead(&next, g)),
+                    ),
                     Err(err) => Succ::Error(err),
                 });
             }
@@ -525,6 +566,18 @@ impl<'a> Art<'a> {
     /// Simulates the analysis along `path` only (FineTune's probe): whether the abstract
     /// error at its end is still reached.
     pub fn reaches_error_along(&self, path: &[PathStep]) -> bool {
+        self.simulate(path, false)
+    }
+
+    /// Whether the analysis keeps a concrete run `path` that ends in a violation: it follows
+    /// the run to an abstract error at its end, or reports an abstract error or stops earlier
+    /// on it. A sound analysis keeps every such run; a lost one is a soundness bug (the test
+    /// of the abstraction against concrete runs).
+    pub fn keeps_run(&self, path: &[PathStep]) -> bool {
+        self.simulate(path, true)
+    }
+
+    fn simulate(&self, path: &[PathStep], any_error: bool) -> bool {
         let (k, g) = self.root();
         let mut cur: Vec<(Key, Graph)> = vec![(k, self.t.blur(g))];
         for (i, step) in path.iter().enumerate() {
@@ -551,13 +604,17 @@ impl<'a> Art<'a> {
                         {
                             next.push((k2, g2));
                         }
-                        Succ::Error(_) if last => return true,
-                        Succ::Stop(_) if last => return true,
+                        Succ::Error(_) if last || any_error => return true,
+                        // The analysis cannot go on here: the path is not ruled out.
+                        Succ::Stop(_) => return true,
                         _ => {}
                     }
                 }
             }
             if next.is_empty() {
+                if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
+                    self.debug_lost(i, step, &cur);
+                }
                 return false;
             }
             cur = next;

@@ -267,6 +267,31 @@ impl Constraints {
                     self.push(s, 1, vec![(false, Atom::Eq(0, 0)), (true, me(vec![0, 0]))]);
                 }
             }
+            Formula::Closure {
+                rel,
+                reflexive: false,
+                from: 0,
+                to: 0,
+            } if decl.arity == 1 => {
+                // R(v, v) -> p(v); with a stored reflexive closure S of R also
+                // R(v, w) && S(w, v) -> p(v): an edge back into a cycle puts v on it.
+                let (loop_, edge) = (
+                    self.rel_atom(v, i, inst, rel, 0, 0),
+                    self.rel_atom(v, i, inst, rel, 0, 1),
+                );
+                self.push(s, 1, vec![(false, loop_), (true, me(vec![0]))]);
+                if let Some(star) = reflexive_companion(v, inst, rel) {
+                    self.push(
+                        s,
+                        2,
+                        vec![
+                            (false, edge),
+                            (false, Atom::Stored(star, vec![1, 0])),
+                            (true, me(vec![0])),
+                        ],
+                    );
+                }
+            }
             Formula::Exists(u, body) if decl.arity == 1 => {
                 if let Some(rel) = closure_into(body, *u, 0) {
                     // p(v) && R(v, w) -> p(w): what is reachable stays reachable one step on.
@@ -322,6 +347,9 @@ impl Constraints {
         let (pos, atom) = &c.lits[k];
         let want = Kleene::from_bool(*pos);
         match atom {
+            // A repeated variable on a summary node names only the tuples that repeat an
+            // individual; the stored value also stands for the others, so it stays.
+            Atom::Stored(_, args) if repeats_on_summary(g, args, env) => Step::Nothing,
             Atom::Stored(p, args) => {
                 let a: Vec<usize> = args.iter().map(|x| env[*x]).collect();
                 g.set(v, *p, &a, want);
@@ -340,6 +368,13 @@ enum Step {
     Conflict,
     Changed,
     Nothing,
+}
+
+/// Whether `args` repeats a variable that `env` maps to a summary node.
+fn repeats_on_summary(g: &Graph, args: &[usize], env: &[usize]) -> bool {
+    args.iter()
+        .enumerate()
+        .any(|(i, x)| args[..i].contains(x) && g.sm[env[*x]] != F)
 }
 
 /// The value of an atom under an assignment of nodes to variables.
@@ -379,6 +414,41 @@ fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
         PredKind::Instr(i) => v.instr[*i].strukt,
     };
     g.ty[u] == s
+}
+
+/// A relation with its roles resolved to tracked fields, comparable across declarations.
+#[derive(PartialEq)]
+enum BoundRel {
+    Field(usize),
+    Pred(shapecheck_dsl::ir::PredId, Vec<usize>),
+}
+
+fn bind_rel(inst: &Instr, rel: &Rel) -> Option<BoundRel> {
+    let role = |r: &usize| inst.roles.get(*r).copied();
+    Some(match rel {
+        Rel::Field(r) => BoundRel::Field(role(r)?),
+        Rel::Pred(p, rs) => BoundRel::Pred(*p, rs.iter().map(role).collect::<Option<_>>()?),
+    })
+}
+
+/// The stored predicate (vocabulary id) defined as the reflexive-transitive closure of the
+/// same relation as `rel` in `inst`, if the vocabulary has one.
+fn reflexive_companion(v: &Vocab, inst: &Instr, rel: &Rel) -> Option<usize> {
+    let want = bind_rel(inst, rel)?;
+    v.instr.iter().find_map(|j| {
+        if j.strukt != inst.strukt || j.pointer.is_some() {
+            return None;
+        }
+        match &v.decl(j.pred).body {
+            Formula::Closure {
+                rel: r,
+                reflexive: true,
+                from: 0,
+                to: 1,
+            } if bind_rel(j, r).as_ref() == Some(&want) => Some(j.id),
+            _ => None,
+        }
+    })
 }
 
 /// If `body` is `psi(u) && R*(u, target)` (in either order) with `u` the bound variable,

@@ -5,11 +5,13 @@
 //! Stages: [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
 //! [`formula`] (three-valued evaluation of defining formulas), [`coerce`] (constraints from the
 //! definitions), [`transfer`] (focus, update, differencing per IR operation), [`analysis`]
-//! (the ART over the program's CFAs, path simulation, certificate re-check).
+//! (the ART over the program's CFAs, path simulation, certificate re-check), [`live`] (dead
+//! variables, forgotten after each step).
 
 pub mod analysis;
 pub mod coerce;
 pub mod formula;
 pub mod graph;
+pub mod live;
 pub mod transfer;
 pub mod vocab;
