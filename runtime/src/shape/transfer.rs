@@ -16,6 +16,7 @@
 //! generic form: sound for every formula, precise for local ones such as cancellation).
 
 use super::coerce::Constraints;
+use super::delta::ClosureDelta;
 use super::formula::{Changes, Eval, tuples};
 use super::graph::{F, Graph, H, T};
 use super::vocab::{PredKind, Vocab};
@@ -370,11 +371,18 @@ impl<'a> Transfer<'a> {
             let decl = self.v.decl(inst.pred);
             let mut updates = vec![];
             {
+                let delta = ClosureDelta::new(self.v, inst, old, &new);
+                if delta.as_ref().is_some_and(|d| d.unchanged()) {
+                    continue;
+                }
                 let ev = Eval::new(self.v, &new, inst, Some(&ch));
                 for t in tuples(&ev.nodes, decl.arity) {
                     ev.read_changed.set(false);
-                    let val = ev.instance(&t);
+                    let mut val = ev.instance(&t);
                     if ev.read_changed.get() {
+                        if let Some(d) = &delta {
+                            val = d.sharpen(self.v, inst, (old, &new), &t, val);
+                        }
                         updates.push((t, val));
                     }
                 }
