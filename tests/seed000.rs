@@ -42,9 +42,34 @@ fn stem(file: &Path) -> String {
     file.file_stem().unwrap().to_string_lossy().into_owned()
 }
 
-/// Verifies one program (twins with the default engines, correct programs with the shape
-/// analysis); returns a failure description.
+/// The shape analysis alone must never prove a buggy twin (it is sound: a TRUE here would be
+/// a wrong verdict that the explicit engine only hides in the default mode).
+fn shape_only_twin(file: &Path) -> Option<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args(["verify", "--check", "unreach-call", "--engine", "shape"])
+        .args(["--timeout", "8"])
+        .arg(file)
+        .output()
+        .expect("run shapecheck");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first = stdout.lines().next().unwrap_or("");
+    (first == "TRUE" || !out.status.success()).then(|| {
+        format!(
+            "{}: the shape analysis alone answered {first:?} (exit {:?}) for a buggy twin",
+            file.file_name().unwrap().to_string_lossy(),
+            out.status.code()
+        )
+    })
+}
+
+/// Verifies one program (twins with the default engines and with the shape analysis alone,
+/// correct programs with the shape analysis); returns a failure description.
 fn run(file: &Path) -> Option<String> {
+    if is_twin(file)
+        && let Some(wrong) = shape_only_twin(file)
+    {
+        return Some(wrong);
+    }
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_shapecheck"));
     cmd.args(["verify", "--check", "unreach-call"]);
     if is_twin(file) {
