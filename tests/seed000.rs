@@ -1,6 +1,6 @@
 //! Seed 000's Table 1 benchmarks (`benchmarks/seed-000/`): the GDSL 1.4 list and tree clients
 //! and Fig. 1. Every buggy twin `<name>_bug.c` must be answered `FALSE(unreach-call)` with a
-//! replayed trace; the correct programs in [`PROVED`] must be `TRUE` by the lazy shape analysis
+//! replayed trace, and never `TRUE` by the shape analysis alone; the correct programs in [`PROVED`] must be `TRUE` by the lazy shape analysis
 //! with a re-checked certificate, the others must not get a FALSE answer; every correct program
 //! has a twin.
 
@@ -28,14 +28,19 @@ fn is_twin(file: &Path) -> bool {
 }
 
 /// Verifies one program; returns a failure description.
-/// The correct programs the lazy shape analysis proves today (the others must not be FALSE).
-const PROVED: [&str; 6] = [
+/// The correct programs the lazy shape analysis proves within the test's time limit (the
+/// others, proved by `shapecheck table1` with longer limits or not at all, must not be FALSE).
+const PROVED: [&str; 10] = [
     "fig1",
     "cancel_link",
     "cancel_insert_after",
     "cancel_insert_before",
     "cancel_remove",
+    "acyclic_link",
     "acyclic_remove",
+    "treep_rotate_left",
+    "treep_rotate_right",
+    "treep_rotate_left_right",
 ];
 
 fn stem(file: &Path) -> String {
@@ -75,7 +80,7 @@ fn run(file: &Path) -> Option<String> {
     if is_twin(file) {
         cmd.args(["--timeout", "60"]);
     } else {
-        cmd.args(["--engine", "shape", "--timeout", "20"]);
+        cmd.args(["--engine", "shape", "--timeout", "40"]);
     }
     let out = cmd.arg(file).output().expect("run shapecheck");
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -66,13 +66,21 @@ impl Liveness {
 
     /// The locals and parameters of every frame of `key` that are dead there.
     pub fn dead(&self, prog: &Program, key: &Key) -> Vec<VarId> {
+        // A caller still reads the variables of its call's target (`p->left = f(p)`) when
+        // the callee returns.
         let frames = key
             .stack
             .iter()
-            .map(|r| (r.func, r.resume))
-            .chain([(key.func, key.loc)]);
+            .map(|r| {
+                let mut pending = BTreeSet::new();
+                if let Op::Call { lhs: Some(l), .. } = &prog.func(r.func).cfa[r.edge].op {
+                    vars(l, &mut pending);
+                }
+                (r.func, r.resume, pending)
+            })
+            .chain([(key.func, key.loc, BTreeSet::new())]);
         let mut out = vec![];
-        for (func, loc) in frames {
+        for (func, loc, pending) in frames {
             let f = prog.func(func);
             out.extend(
                 f.params
@@ -80,7 +88,7 @@ impl Liveness {
                     .chain(&f.locals)
                     .copied()
                     .filter(|x| prog.var(*x).kind != VarKind::Global)
-                    .filter(|x| !self.is_live(func, loc, *x)),
+                    .filter(|x| !pending.contains(x) && !self.is_live(func, loc, *x)),
             );
         }
         out
@@ -201,5 +209,48 @@ mod tests {
         assert!(lv.is_live(fid, ret.source(), h));
         assert!(lv.is_live(fid, func.entry, h));
         assert!(!lv.is_live(fid, func.entry, p));
+    }
+
+    #[test]
+    fn a_caller_keeps_the_pointer_its_call_result_is_stored_through() {
+        let prog = load(
+            "struct n { struct n *next; };\n\
+             struct n *mk(void) { return 0; }\n\
+             int main(void) { struct n x; struct n *p = &x; p->next = mk(); return 0; }\n",
+        );
+        let find = |name: &str| {
+            prog.functions
+                .iter()
+                .position(|f| f.name == name)
+                .map(|i| FuncId(i as u32))
+                .expect("function")
+        };
+        let (main, mk) = (find("main"), find("mk"));
+        let call = prog
+            .func(main)
+            .cfa
+            .edge_references()
+            .find(|e| matches!(&e.weight().op, Op::Call { lhs: Some(_), .. }))
+            .expect("the call");
+        let p = prog
+            .func(main)
+            .locals
+            .iter()
+            .copied()
+            .find(|x| prog.var(*x).name == "p")
+            .expect("p");
+        let lv = Liveness::new(&prog);
+        // After the call p is never read again, but the store of the result reads it.
+        assert!(!lv.is_live(main, call.target(), p));
+        let key = Key {
+            stack: vec![super::super::analysis::Return {
+                func: main,
+                resume: call.target(),
+                edge: call.id(),
+            }],
+            func: mk,
+            loc: prog.func(mk).entry,
+        };
+        assert!(!lv.dead(&prog, &key).contains(&p));
     }
 }
