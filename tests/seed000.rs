@@ -1,8 +1,8 @@
 //! Seed 000's Table 1 benchmarks (`benchmarks/seed-000/`): the GDSL 1.4 list and tree clients
 //! and Fig. 1. Every buggy twin `<name>_bug.c` must be answered `FALSE(unreach-call)` with a
-//! replayed trace, and never `TRUE` by the shape analysis alone; the correct programs in [`PROVED`] must be `TRUE` by the lazy shape analysis
-//! with a re-checked certificate, the others must not get a FALSE answer; every correct program
-//! has a twin.
+//! replayed trace, and never `TRUE` by the shape analysis alone; the correct programs in
+//! [`PROVED`] must be `TRUE` by the lazy shape analysis with a re-checked certificate, the
+//! others must not get a FALSE answer; every correct program has a twin.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
