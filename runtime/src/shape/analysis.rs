@@ -487,7 +487,9 @@ impl<'a> Art<'a> {
             .filter(|x| {
                 g.constant(*x).is_some()
                     || v.var(*x).is_some_and(|i| {
-                        g.invalid[i] != T || (0..g.n).any(|u| g.get(v, v.pt(i), &[u]) != F)
+                        g.invalid[i] != T
+                            || (0..g.n).any(|u| g.get(v, v.pt(i), &[u]) != F)
+                            || self.t.indexed_somewhere(&g, i)
                     })
             })
             .collect();

@@ -11,12 +11,13 @@
 //! false but one forces that one (when it is a stored atom or the equality that makes a node a
 //! single cell); a clause whose literals are all false makes the structure infeasible.
 
-use super::formula::{Eval, tuples};
+use super::formula::Eval;
 use super::graph::{F, Graph, H, T};
 use super::vocab::{Instr, PredKind, Vocab};
 use crate::ir::StructId;
 use shapecheck_dsl::eval::Kleene;
 use shapecheck_dsl::ir::{Formula, Rel};
+use std::cell::OnceCell;
 
 /// An atom of a clause, over the clause's variables.
 #[derive(Clone, Debug)]
@@ -309,15 +310,29 @@ impl Constraints {
 
     /// Unit propagation to a fixpoint; `None` if the structure violates a constraint.
     pub fn apply(&self, v: &Vocab, mut g: Graph) -> Option<Graph> {
+        let formulas = self
+            .clauses
+            .iter()
+            .any(|c| c.lits.iter().any(|(_, a)| matches!(a, Atom::Formula(..))));
         for _round in 0..64 {
             let mut changed = false;
+            // Formula atoms are evaluated on the structure as the round began (with each
+            // instance's closures computed once): propagation only sharpens 1/2 values, so
+            // an older value is less precise, never wrong, and the fixpoint ends with a
+            // round that changed nothing, whose snapshot is the final structure.
+            let snap = formulas.then(|| g.clone());
+            let evals: Vec<OnceCell<Eval>> = (0..v.instr.len()).map(|_| OnceCell::new()).collect();
+            let ctx = Ctx {
+                v,
+                snap: snap.as_ref(),
+                evals: &evals,
+            };
             for c in &self.clauses {
                 let nodes: Vec<usize> = (0..g.n).filter(|u| g.ty[*u] == c.strukt).collect();
-                if nodes.is_empty() {
-                    continue;
-                }
-                for env in tuples(&nodes, c.vars) {
-                    match self.propagate(v, &mut g, c, &env) {
+                let mut env = Odometer::new(c.vars, nodes.len());
+                while let Some(idx) = env.next() {
+                    let tuple: Vec<usize> = idx.iter().map(|i| nodes[*i]).collect();
+                    match self.propagate(&ctx, &mut g, c, &tuple) {
                         Step::Conflict => return None,
                         Step::Changed => changed = true,
                         Step::Nothing => {}
@@ -331,10 +346,11 @@ impl Constraints {
         Some(g)
     }
 
-    fn propagate(&self, v: &Vocab, g: &mut Graph, c: &Clause, env: &[usize]) -> Step {
+    fn propagate(&self, ctx: &Ctx, g: &mut Graph, c: &Clause, env: &[usize]) -> Step {
+        let v = ctx.v;
         let mut open: Option<usize> = None;
         for (k, (pos, atom)) in c.lits.iter().enumerate() {
-            let val = value(v, g, atom, env);
+            let val = value(ctx, g, atom, env);
             let lit = if *pos { val } else { val.not() };
             match lit {
                 T => return Step::Nothing,
@@ -377,15 +393,63 @@ fn repeats_on_summary(g: &Graph, args: &[usize], env: &[usize]) -> bool {
         .any(|(i, x)| args[..i].contains(x) && g.sm[env[*x]] != F)
 }
 
+/// What atoms are evaluated with: the vocabulary and, for formula atoms, the round's
+/// snapshot with one lazily built evaluator per instance.
+struct Ctx<'a> {
+    v: &'a Vocab,
+    snap: Option<&'a Graph>,
+    evals: &'a [OnceCell<Eval<'a>>],
+}
+
+/// The tuples of `vars` positions into `k` nodes, first position outermost, without
+/// allocating a vector per tuple.
+struct Odometer {
+    idx: Vec<usize>,
+    k: usize,
+    started: bool,
+}
+
+impl Odometer {
+    fn new(vars: usize, k: usize) -> Odometer {
+        Odometer {
+            idx: vec![0; vars],
+            k,
+            started: false,
+        }
+    }
+
+    fn next(&mut self) -> Option<&[usize]> {
+        if self.k == 0 {
+            return None;
+        }
+        if !self.started {
+            self.started = true;
+            return Some(&self.idx);
+        }
+        for j in (0..self.idx.len()).rev() {
+            self.idx[j] += 1;
+            if self.idx[j] < self.k {
+                return Some(&self.idx);
+            }
+            self.idx[j] = 0;
+        }
+        None
+    }
+}
+
 /// The value of an atom under an assignment of nodes to variables.
-fn value(v: &Vocab, g: &Graph, atom: &Atom, env: &[usize]) -> Kleene {
+fn value(ctx: &Ctx, g: &Graph, atom: &Atom, env: &[usize]) -> Kleene {
+    let v = ctx.v;
     match atom {
         Atom::Stored(p, args) => {
-            let a: Vec<usize> = args.iter().map(|x| env[*x]).collect();
-            if a.iter().any(|u| !node_fits(v, g, *p, *u)) {
-                return F;
+            let mut a = [0usize; 2];
+            for (i, x) in args.iter().enumerate() {
+                a[i] = env[*x];
+                if !node_fits(v, g, *p, a[i]) {
+                    return F;
+                }
             }
-            g.get(v, *p, &a)
+            g.get(v, *p, &a[..args.len()])
         }
         Atom::Eq(a, b) => {
             if env[*a] != env[*b] {
@@ -395,7 +459,9 @@ fn value(v: &Vocab, g: &Graph, atom: &Atom, env: &[usize]) -> Kleene {
             }
         }
         Atom::Formula(i, f) => {
-            let ev = Eval::new(v, g, &v.instr[*i], None);
+            // (Formula atoms exist only when there is a snapshot; 1/2 is the safe answer.)
+            let Some(snap) = ctx.snap else { return H };
+            let ev = ctx.evals[*i].get_or_init(|| Eval::new(v, snap, &v.instr[*i], None));
             let mut e = env.to_vec();
             let slots = v.decl(v.instr[*i].pred).slots;
             if e.len() < slots {

@@ -13,7 +13,6 @@ use super::vocab::{Instr, Vocab};
 use shapecheck_dsl::eval::Kleene;
 use shapecheck_dsl::ir::{Formula, PredId, Rel};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 
 /// Which tuples an update changed, indexed like the graph's tables.
 #[derive(Clone, Debug, Default)]
@@ -58,7 +57,8 @@ impl Changes {
         }
     }
 
-    fn any(&self, v: &Vocab, p: usize) -> bool {
+    /// Whether predicate `p` changed on some tuple.
+    pub fn any(&self, v: &Vocab, p: usize) -> bool {
         let info = &v.preds[p];
         if info.arity == 1 {
             self.any_un[info.slot]
@@ -81,20 +81,29 @@ pub struct Eval<'a> {
     pub read_changed: Cell<bool>,
     /// The nodes of the instance's struct type.
     pub nodes: Vec<usize>,
-    closures: RefCell<HashMap<(String, bool), Closure>>,
+    /// Each node's position in `nodes`.
+    pos_of: Vec<Option<usize>>,
+    /// The closures computed so far: relation, roles, reflexive, matrix.
+    closures: RefCell<Vec<(Rel, Vec<usize>, bool, Closure)>>,
 }
 
 impl<'a> Eval<'a> {
     /// An evaluator of instance `inst` on `g`.
     pub fn new(v: &'a Vocab, g: &'a Graph, inst: &'a Instr, changes: Option<&'a Changes>) -> Self {
+        let nodes: Vec<usize> = (0..g.n).filter(|u| g.ty[*u] == inst.strukt).collect();
+        let mut pos_of = vec![None; g.n];
+        for (i, u) in nodes.iter().enumerate() {
+            pos_of[*u] = Some(i);
+        }
         Eval {
             v,
             g,
             inst,
             changes,
             read_changed: Cell::new(false),
-            nodes: (0..g.n).filter(|u| g.ty[*u] == inst.strukt).collect(),
-            closures: RefCell::new(HashMap::new()),
+            nodes,
+            pos_of,
+            closures: RefCell::new(Vec::new()),
         }
     }
 
@@ -241,17 +250,25 @@ impl<'a> Eval<'a> {
         a: usize,
         b: usize,
     ) -> Kleene {
-        let key = (format!("{rel:?}{roles:?}"), reflexive);
-        let cached = self.closures.borrow().get(&key).cloned();
-        let (m, changed) = match cached {
-            Some(c) => c,
+        let found = self
+            .closures
+            .borrow()
+            .iter()
+            .position(|(r, rs, refl, _)| r == rel && rs == roles && *refl == reflexive);
+        let idx = match found {
+            Some(i) => i,
             None => {
+                // Computed outside the borrow: a relation defined by a predicate may itself
+                // evaluate closures.
                 let c = self.closure(rel, reflexive, roles);
-                self.closures.borrow_mut().insert(key, c.clone());
-                c
+                let mut cl = self.closures.borrow_mut();
+                cl.push((rel.clone(), roles.to_vec(), reflexive, c));
+                cl.len() - 1
             }
         };
-        if changed {
+        let cl = self.closures.borrow();
+        let (m, changed) = &cl[idx].3;
+        if *changed {
             self.read_changed.set(true);
         }
         let (Some(i), Some(j)) = (self.pos(a), self.pos(b)) else {
@@ -261,7 +278,7 @@ impl<'a> Eval<'a> {
     }
 
     fn pos(&self, u: usize) -> Option<usize> {
-        self.nodes.iter().position(|x| *x == u)
+        self.pos_of.get(u).copied().flatten()
     }
 
     /// Max-min (reflexive-)transitive closure of a relation over the instance's nodes.

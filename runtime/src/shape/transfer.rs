@@ -367,7 +367,13 @@ impl<'a> Transfer<'a> {
                 }
             }
         }
-        for inst in &self.v.instr {
+        for (i, inst) in self.v.instr.iter().enumerate() {
+            // An instance that reads no changed predicate keeps its values.
+            if let Some(reads) = &self.v.reads[i]
+                && !reads.iter().any(|p| ch.any(self.v, *p))
+            {
+                continue;
+            }
             let decl = self.v.decl(inst.pred);
             let mut updates = vec![];
             {
@@ -700,7 +706,45 @@ impl<'a> Transfer<'a> {
                 g2.invalid[i] = Kleene::from_bool(invalid);
             }
         }
-        self.difference(&g, g2)
+        let mut g2 = self.difference(&g, g2);
+        // The predicates indexed by a pointer that now points nowhere are re-evaluated on
+        // every tuple (e.g. a reachability from it becomes false everywhere), also where an
+        // earlier join left them at 1/2: differencing re-evaluates only tuples whose inputs
+        // changed.
+        for inst in self.v.instr.iter().filter(|i| {
+            i.pointer
+                .is_some_and(|x| vars.iter().any(|y| self.v.var(*y) == Some(x)))
+        }) {
+            let arity = self.v.decl(inst.pred).arity;
+            let vals: Vec<(Vec<usize>, Kleene)> = {
+                let ev = Eval::new(self.v, &g2, inst, None);
+                tuples(&ev.nodes, arity)
+                    .into_iter()
+                    .map(|t| {
+                        let k = ev.instance(&t);
+                        (t, k)
+                    })
+                    .collect()
+            };
+            for (t, k) in vals {
+                g2.set(self.v, inst.id, &t, k);
+            }
+        }
+        g2
+    }
+
+    /// Whether a predicate indexed by tracked pointer `x` still holds (or may) somewhere.
+    pub fn indexed_somewhere(&self, g: &Graph, x: usize) -> bool {
+        self.v
+            .instr
+            .iter()
+            .filter(|i| i.pointer == Some(x))
+            .any(|inst| {
+                let arity = self.v.decl(inst.pred).arity;
+                tuples(&(0..g.n).collect::<Vec<_>>(), arity)
+                    .iter()
+                    .any(|t| g.get(self.v, inst.id, t) != F)
+            })
     }
 
     /// Removes the nodes not in `keep`: first disconnects them (so that instrumentation

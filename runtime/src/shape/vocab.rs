@@ -10,7 +10,7 @@
 //! every instrumentation predicate comes with its defining formula from the spec.
 
 use crate::ir::{Program, StructId, Type, VarId};
-use shapecheck_dsl::ir::{self as spec, Generator, PredId, Spec};
+use shapecheck_dsl::ir::{self as spec, Formula, Generator, PredId, Rel, Spec};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An instance to create: predicate, struct, role fields, pointer, abstraction flag.
@@ -114,7 +114,11 @@ pub struct Vocab {
     pub binary: usize,
     var_index: BTreeMap<VarId, usize>,
     field_index: BTreeMap<(StructId, String), usize>,
-    instr_index: BTreeMap<(PredId, Vec<usize>, Option<usize>), usize>,
+    /// The instances of each spec predicate (indices into `instr`).
+    instr_index: BTreeMap<PredId, Vec<usize>>,
+    /// Per instance, the stored predicates (ids) its defining formula reads, through the
+    /// predicates it evaluates rather than reads; `None` when that could not be bounded.
+    pub reads: Vec<Option<Vec<usize>>>,
 }
 
 impl Vocab {
@@ -138,6 +142,7 @@ impl Vocab {
             var_index: BTreeMap::new(),
             field_index: BTreeMap::new(),
             instr_index: BTreeMap::new(),
+            reads: vec![],
         };
         let any = types.iter().any(|t| t.generator.is_some());
         for &x in tracked {
@@ -181,6 +186,7 @@ impl Vocab {
             v.push_pred(name, 2, PredKind::Field(i), false);
         }
         v.add_instr(types);
+        v.reads = (0..v.instr.len()).map(|i| v.instance_reads(i)).collect();
         v
     }
 
@@ -257,7 +263,7 @@ impl Vocab {
             let name = format!("{}[{}]{ptr}", p.name, role_names.join(", "));
             let idx = self.instr.len();
             let id = self.push_pred(name, p.arity, PredKind::Instr(idx), abs);
-            self.instr_index.insert((pred, roles.clone(), pointer), idx);
+            self.instr_index.entry(pred).or_default().push(idx);
             self.instr.push(Instr {
                 pred,
                 strukt,
@@ -267,6 +273,76 @@ impl Vocab {
                 id,
             });
         }
+    }
+
+    /// The stored predicates instance `i` reads (see [`Vocab::reads`]).
+    fn instance_reads(&self, i: usize) -> Option<Vec<usize>> {
+        let inst = &self.instr[i];
+        let mut out = vec![];
+        let body = &self.decl(inst.pred).body;
+        self.formula_reads(inst.pointer, &inst.roles, body, 0, &mut out)?;
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
+    fn formula_reads(
+        &self,
+        pointer: Option<usize>,
+        roles: &[usize],
+        f: &Formula,
+        depth: usize,
+        out: &mut Vec<usize>,
+    ) -> Option<()> {
+        if depth > 16 {
+            return None;
+        }
+        let rel_reads = |rel: &Rel, out: &mut Vec<usize>| match rel {
+            Rel::Field(r) => {
+                out.extend(roles.get(*r).map(|fi| self.field_pred(*fi)));
+                Some(())
+            }
+            Rel::Pred(p, rs) => self.pred_reads(pointer, roles, *p, rs, depth, out),
+        };
+        match f {
+            Formula::True | Formula::False | Formula::Eq(..) | Formula::Summary(_) => Some(()),
+            Formula::Field(r, ..) => rel_reads(&Rel::Field(*r), out),
+            Formula::Pointer(_) => {
+                out.extend(pointer.map(|x| self.pt(x)));
+                Some(())
+            }
+            Formula::Pred(p, rs, _) => self.pred_reads(pointer, roles, *p, rs, depth, out),
+            Formula::Closure { rel, .. } => rel_reads(rel, out),
+            Formula::Not(a) | Formula::Exists(_, a) | Formula::Forall(_, a) => {
+                self.formula_reads(pointer, roles, a, depth + 1, out)
+            }
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => {
+                self.formula_reads(pointer, roles, a, depth + 1, out)?;
+                self.formula_reads(pointer, roles, b, depth + 1, out)
+            }
+        }
+    }
+
+    /// What predicate `p` applied to roles `rs` reads: itself if stored, else its body's.
+    fn pred_reads(
+        &self,
+        pointer: Option<usize>,
+        roles: &[usize],
+        p: PredId,
+        rs: &[usize],
+        depth: usize,
+        out: &mut Vec<usize>,
+    ) -> Option<()> {
+        let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+        let decl = self.decl(p);
+        if let Some(j) = self.stored(p, &bound, decl.pointer.as_ref().and(pointer)) {
+            out.push(self.instr[j].id);
+            return Some(());
+        }
+        self.formula_reads(pointer, &bound, &decl.body, depth + 1, out)
     }
 
     /// The index of a tracked variable.
@@ -281,7 +357,10 @@ impl Vocab {
 
     /// The stored instance of spec predicate `p` with roles bound to `roles`, if any.
     pub fn stored(&self, p: PredId, roles: &[usize], pointer: Option<usize>) -> Option<usize> {
-        self.instr_index.get(&(p, roles.to_vec(), pointer)).copied()
+        self.instr_index.get(&p)?.iter().copied().find(|i| {
+            let inst = &self.instr[*i];
+            inst.pointer == pointer && inst.roles == roles
+        })
     }
 
     /// The predicate id of `pt[x]`.
