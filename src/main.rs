@@ -213,7 +213,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             write_dumps(args, &lr);
             r.add_lazy(lr, prove::explain);
         } else {
-            r.note("shape analysis not run: it does not check valid-memtrack or valid-memcleanup");
+            r.note("shape analysis not run: it does not check valid-memcleanup");
         }
     }
     if staged && matches!(r.verdict, report::Verdict::Unknown(_)) {

@@ -39,9 +39,10 @@ impl Explicit for Oracle<'_> {
     }
 }
 
-/// Whether the shape analysis can decide these properties (it has no leak checks).
+/// Whether the shape analysis can decide these properties (it checks valid-memtrack, but
+/// not valid-memcleanup).
 pub fn supported(checks: &PropertySet) -> bool {
-    !checks.has(Property::ValidMemtrack) && !checks.has(Property::ValidMemcleanup)
+    !checks.has(Property::ValidMemcleanup)
 }
 
 /// Runs the lazy shape analysis with the standard library.

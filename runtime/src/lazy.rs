@@ -24,7 +24,7 @@
 use crate::explore::{Counterexample, Limits};
 use crate::ir::*;
 use crate::pathcheck::{self, PathResult, PathStep};
-use crate::property::PropertySet;
+use crate::property::{Property, PropertySet};
 use crate::sample::{self, TypeSamples};
 use crate::shape::analysis::{Art, Bounds, CertificateStats, Ending, address_taken};
 use crate::shape::coerce::Constraints;
@@ -243,6 +243,9 @@ impl<'a> Lazy<'a> {
         {
             return self.finish(LazyVerdict::Unknown(why), None, 0);
         }
+        if !self.cfg.maximal && self.checks.has(Property::ValidMemtrack) {
+            self.memtrack_start();
+        }
         let mut rounds = 0;
         loop {
             rounds += 1;
@@ -250,7 +253,7 @@ impl<'a> Lazy<'a> {
             if let Some(why) = address_taken(self.prog, &vocab) {
                 return self.finish(LazyVerdict::Unknown(why), None, rounds);
             }
-            let cons = Constraints::new(&vocab);
+            let cons = self.constraints(&vocab);
             let mut art = Art::new(self.prog, &vocab, &cons, self.checks);
             let bounds = Bounds {
                 deadline: self.deadline(),
@@ -353,6 +356,36 @@ impl<'a> Lazy<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The start for valid-memtrack: every memory block must stay reachable from tracked
+    /// pointers, so every type with explicit samples gets its coarsest enabled SCG (Abstract)
+    /// and every pointer to such a type (or `void *`) is tracked from the first round, instead
+    /// of waiting for spurious leaks to name them.
+    fn memtrack_start(&mut self) {
+        let all: Vec<usize> = (0..self.types.len()).collect();
+        self.abstract_types(&all, &BTreeSet::new());
+        let mut new = BTreeSet::new();
+        for (i, v) in self.prog.vars.iter().enumerate() {
+            let wanted = match v.ty.pointee() {
+                Some(Type::Struct(s)) => self
+                    .types
+                    .iter()
+                    .any(|t| t.strukt == *s && t.current.is_some()),
+                Some(Type::Void) => true,
+                _ => false,
+            };
+            if wanted && self.tracked.insert(VarId(i as u32)) {
+                new.insert(VarId(i as u32));
+            }
+        }
+        if !new.is_empty() {
+            let names = new
+                .iter()
+                .map(|x| crate::shape::vocab::qualified_name(self.prog, *x))
+                .collect();
+            self.refinements.push(Refinement::Tracking(names));
+        }
     }
 
     /// Explicit-heap samples of every recursive type.
@@ -467,6 +500,16 @@ impl<'a> Lazy<'a> {
     }
 
     /// FineTune: the coarsest enabled SCG finer than the current one that rules the path out.
+    /// The constraints of a vocabulary, with reachability transitivity for valid-memtrack.
+    fn constraints(&self, vocab: &Vocab) -> Constraints {
+        let cons = Constraints::new(vocab);
+        if self.checks.has(Property::ValidMemtrack) {
+            cons.with_reach_transitivity(vocab)
+        } else {
+            cons
+        }
+    }
+
     fn fine_tune(&mut self, i: usize, path: &[PathStep]) -> Option<Scg> {
         if let Some(s) = self.search(i, path) {
             return Some(s);
@@ -529,7 +572,7 @@ impl<'a> Lazy<'a> {
             fields: s.binding.fields.clone(),
         };
         let vocab = Vocab::new(self.prog, self.spec, &types, &self.tracked);
-        let cons = Constraints::new(&vocab);
+        let cons = self.constraints(&vocab);
         let art = Art::new(self.prog, &vocab, &cons, self.checks);
         !art.reaches_error_along(path)
     }

@@ -65,6 +65,9 @@ pub enum PathEnd {
     /// The last edge may dereference an invalid pointer: the pointer-valued expressions
     /// (as IR expressions of the last edge) that the abstraction could not prove valid.
     InvalidDeref(Vec<Expr>),
+    /// After the last edge some heap memory may be unreachable (valid-memtrack); the claim
+    /// has no formula: only the explicit engine's replay decides it.
+    MemoryLost,
 }
 
 /// The verdict on one path.

@@ -126,7 +126,12 @@ impl<'a> Art<'a> {
         checks: &'a PropertySet,
     ) -> Self {
         Art {
-            t: Transfer { prog, v, cons },
+            t: Transfer {
+                prog,
+                v,
+                cons,
+                memtrack: checks.has(Property::ValidMemtrack),
+            },
             checks,
             live: Liveness::new(prog),
             keys: vec![],
@@ -304,8 +309,10 @@ impl<'a> Art<'a> {
                 func: key.func,
                 loc: target,
             };
-            let g = self.t.collect_garbage(self.forget_dead(&next, g));
-            Succ::Next(next, if at_loop { self.t.blur(g) } else { g })
+            match self.settle(&next, g, line) {
+                Ok(g) => Succ::Next(next, if at_loop { self.t.blur(g) } else { g }),
+                Err(err) => Succ::Error(err),
+            }
         };
         let g = g.clone();
         let results: Vec<Result<Graph, AbsError>> = match &edge.op {
@@ -468,12 +475,73 @@ impl<'a> Art<'a> {
                         func: f,
                         loc: callee.entry,
                     };
-                    let g = self.t.collect_garbage(self.forget_dead(&next, g));
-                    Succ::Next(next, g)
+                    match self.settle(&next, g, line) {
+                        Ok(g) => Succ::Next(next, g),
+                        Err(err) => Succ::Error(err),
+                    }
                 }
                 Err(err) => Succ::Error(err),
             })
             .collect()
+    }
+
+    /// The graph after a step to `next`: dead variables forgotten, then (valid-memtrack)
+    /// every node checked to be still reachable, then garbage collected. A node that only a
+    /// dead variable reaches counts as lost: nothing reads the variable again, so the memory
+    /// is lost when it is overwritten or goes out of scope (or the run ends first; the
+    /// check is conservative there).
+    #[allow(clippy::result_large_err)]
+    fn settle(&self, next: &Key, g: Graph, line: u32) -> Result<Graph, AbsError> {
+        let g = self.forget_dead(next, g);
+        if self.checks.has(Property::ValidMemtrack) && self.possibly_lost(&g) {
+            if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
+                eprintln!("possibly lost at line {line}:\n{}", g.text(self.t.v));
+            }
+            return Err(AbsError {
+                end: PathEnd::MemoryLost,
+                message: format!(
+                    "line {line}: cannot prove that no memory becomes unreachable (valid-memtrack)"
+                ),
+                unsupported: false,
+            });
+        }
+        Ok(self.t.collect_garbage(g))
+    }
+
+    /// Whether some individual of some node may be unreachable from every pointer variable.
+    /// Definitely reachable: a single cell a variable definitely points to; every individual
+    /// of a node on which a reachability-from-a-pointer predicate is 1; a single cell that a
+    /// field of a definitely reachable node definitely points to.
+    fn possibly_lost(&self, g: &Graph) -> bool {
+        let v = self.t.v;
+        let mut reached: Vec<bool> = (0..g.n)
+            .map(|u| {
+                let pointed =
+                    g.sm[u] == F && (0..v.vars.len()).any(|x| g.get(v, v.pt(x), &[u]) == T);
+                let reach = v.instr.iter().enumerate().any(|(i, inst)| {
+                    v.reaching[i] && g.ty[u] == inst.strukt && g.get(v, inst.id, &[u]) == T
+                });
+                pointed || reach
+            })
+            .collect();
+        loop {
+            let more: Vec<usize> = (0..g.n)
+                .filter(|w| !reached[*w] && g.sm[*w] == F)
+                .filter(|w| {
+                    (0..g.n).any(|a| {
+                        reached[a]
+                            && (0..v.fields.len()).any(|f| g.get(v, v.field_pred(f), &[a, *w]) == T)
+                    })
+                })
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            for w in more {
+                reached[w] = true;
+            }
+        }
+        reached.iter().any(|r| !r)
     }
 
     /// Forgets the variables dead at `key`: their pointers point nowhere and are invalid,
@@ -554,10 +622,10 @@ impl<'a> Art<'a> {
             };
             for s in stored {
                 out.push(match s {
-                    Ok(g) => Succ::Next(
-                        next.clone(),
-                        self.t.collect_garbage(self.forget_dead(&next, g)),
-                    ),
+                    Ok(g) => match self.settle(&next, g, line) {
+                        Ok(g) => Succ::Next(next.clone(), g),
+                        Err(err) => Succ::Error(err),
+                    },
                     Err(err) => Succ::Error(err),
                 });
             }
@@ -636,8 +704,26 @@ impl<'a> Art<'a> {
         if !self.is_covered(*root_key, &g) {
             return Err("the initial state is not covered".into());
         }
+        // The transitions are independent: half the nodes each on two threads.
+        let half = self.nodes.len().div_ceil(2);
+        let (a, b) = std::thread::scope(|sc| {
+            let h = sc.spawn(|| self.recheck_nodes(half..self.nodes.len()));
+            let a = self.recheck_nodes(0..half);
+            (a, h.join())
+        });
+        let b = b.map_err(|_| "the certificate check failed internally".to_string())?;
+        let transitions = a? + b?;
+        Ok(CertificateStats {
+            locations: self.keys.len(),
+            graphs: self.nodes.len(),
+            transitions,
+        })
+    }
+
+    /// Re-checks the transitions out of the nodes in `range`; returns how many there are.
+    fn recheck_nodes(&self, range: std::ops::Range<usize>) -> Result<usize, String> {
         let mut transitions = 0;
-        for node in &self.nodes {
+        for node in &self.nodes[range] {
             let key = &self.keys[node.key];
             let cfa = &self.t.prog.func(key.func).cfa;
             for e in cfa.edges(key.loc).map(|e| e.id()) {
@@ -665,11 +751,7 @@ impl<'a> Art<'a> {
                 }
             }
         }
-        Ok(CertificateStats {
-            locations: self.keys.len(),
-            graphs: self.nodes.len(),
-            transitions,
-        })
+        Ok(transitions)
     }
 
     /// The shape graphs per location, as text.

@@ -177,6 +177,59 @@ impl Constraints {
         c
     }
 
+    /// Adds, for each two reachability-from-a-pointer instances of one relation (pointers
+    /// `x` and `y`), transitivity through `y`'s target: `r<x>(w) && y(w) && r<y>(v) ->
+    /// r<x>(v)` (what `y` reaches is reachable from `x` once `y`'s target is). Differencing
+    /// alone loses it when an edge into a list is added: the re-evaluated `r<x>` crosses the
+    /// summary's 1/2 edges. Needed for valid-memtrack, where reachability must stay 1.
+    pub fn with_reach_transitivity(mut self, v: &Vocab) -> Constraints {
+        let reaching: Vec<&Instr> = v
+            .instr
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| v.reaching[*i])
+            .map(|(_, inst)| inst)
+            .collect();
+        for a in &reaching {
+            for b in &reaching {
+                let (Some(x), Some(y)) = (a.pointer, b.pointer) else {
+                    continue;
+                };
+                if x == y || a.pred != b.pred || a.roles != b.roles || a.strukt != b.strukt {
+                    continue;
+                }
+                self.push(
+                    a.strukt,
+                    2,
+                    vec![
+                        (false, Atom::Stored(a.id, vec![0])),
+                        (false, Atom::Stored(v.pt(y), vec![0])),
+                        (false, Atom::Stored(b.id, vec![1])),
+                        (true, Atom::Stored(a.id, vec![1])),
+                    ],
+                );
+                // Along a single field f, a path from x's target to another node leaves
+                // through its one successor: `r<x>(v) && x(a) && a != v && f(a, b) && y(b)
+                // -> r<y>(v)` (after `y = x->f`).
+                if let Some(f) = single_field_reach(v, a) {
+                    self.push(
+                        a.strukt,
+                        3,
+                        vec![
+                            (false, Atom::Stored(a.id, vec![2])),
+                            (false, Atom::Stored(v.pt(x), vec![0])),
+                            (true, Atom::Eq(0, 2)),
+                            (false, Atom::Stored(v.field_pred(f), vec![0, 1])),
+                            (false, Atom::Stored(v.pt(y), vec![1])),
+                            (true, Atom::Stored(b.id, vec![2])),
+                        ],
+                    );
+                }
+            }
+        }
+        self
+    }
+
     fn push(&mut self, strukt: StructId, vars: usize, lits: Vec<(bool, Atom)>) {
         self.clauses.push(Clause { strukt, vars, lits });
     }
@@ -480,6 +533,29 @@ fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
         PredKind::Instr(i) => v.instr[*i].strukt,
     };
     g.ty[u] == s
+}
+
+/// The tracked field `f` if `inst` is `exists u. x(u) && f*(u, v)` for a single field.
+fn single_field_reach(v: &Vocab, inst: &Instr) -> Option<usize> {
+    let Formula::Exists(u, body) = &v.decl(inst.pred).body else {
+        return None;
+    };
+    let Formula::And(a, b) = &**body else {
+        return None;
+    };
+    let field = |x: &Formula, r: &Formula| match (x, r) {
+        (
+            Formula::Pointer(w),
+            Formula::Closure {
+                rel: Rel::Field(f),
+                from,
+                to: 0,
+                ..
+            },
+        ) if w == u && from == u => inst.roles.get(*f).copied(),
+        _ => None,
+    };
+    field(a, b).or_else(|| field(b, a))
 }
 
 /// A relation with its roles resolved to tracked fields, comparable across declarations.

@@ -71,6 +71,9 @@ impl Changes {
 /// A relation's closure: the matrix over the instance's nodes and whether it read a change.
 type Closure = (Vec<Kleene>, bool);
 
+/// A computed closure: the relation, its roles, whether reflexive, and the closure.
+type Cached = (Rel, Vec<usize>, bool, Closure);
+
 /// An evaluator of one instance's formulas on one graph.
 pub struct Eval<'a> {
     v: &'a Vocab,
@@ -84,7 +87,7 @@ pub struct Eval<'a> {
     /// Each node's position in `nodes`.
     pos_of: Vec<Option<usize>>,
     /// The closures computed so far: relation, roles, reflexive, matrix.
-    closures: RefCell<Vec<(Rel, Vec<usize>, bool, Closure)>>,
+    closures: RefCell<Vec<Cached>>,
 }
 
 impl<'a> Eval<'a> {

@@ -58,6 +58,9 @@ pub struct Transfer<'a> {
     pub v: &'a Vocab,
     /// Its constraints.
     pub cons: &'a Constraints,
+    /// Whether valid-memtrack is checked: an allocation the graph cannot represent is then
+    /// an abstract error (its memory could be lost unseen).
+    pub memtrack: bool,
 }
 
 impl<'a> Transfer<'a> {
@@ -584,13 +587,31 @@ impl<'a> Transfer<'a> {
         size: Option<u32>,
         line: u32,
     ) -> Vec<Result<Graph, AbsError>> {
-        let Some(lhs) = lhs else { return vec![Ok(g)] };
+        let untracked = |what: &str| {
+            vec![Err(AbsError {
+                end: PathEnd::MemoryLost,
+                message: format!(
+                    "line {line}: cannot prove that no memory becomes unreachable (valid-memtrack): {what}"
+                ),
+                unsupported: false,
+            })]
+        };
+        let Some(lhs) = lhs else {
+            return if self.memtrack {
+                untracked("the allocated block is not stored")
+            } else {
+                vec![Ok(g)]
+            };
+        };
         let s = match (self.analysed_ptr(&lhs.ty), lhs.ty.pointee(), size) {
             (Some(s), _, Some(n)) if n >= self.prog.size_of(&Type::Struct(s)) => s,
             (None, Some(Type::Void), Some(n))
                 if n < RAW_SIZE_LIMIT && self.v.vars.iter().any(|x| x.strukt == RAW) =>
             {
                 raw(n, zeroed)
+            }
+            _ if self.memtrack => {
+                return untracked("the allocated block is not a node of the graph");
             }
             _ => return self.store(g, lhs, PVal::Unknown, line),
         };

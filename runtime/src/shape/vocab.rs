@@ -119,6 +119,10 @@ pub struct Vocab {
     /// Per instance, the stored predicates (ids) its defining formula reads, through the
     /// predicates it evaluates rather than reads; `None` when that could not be bounded.
     pub reads: Vec<Option<Vec<usize>>>,
+    /// Per instance, whether it means "v is reachable from its pointer along tracked
+    /// fields" (`exists u. x(u) && R(u, v)`, R a closure of fields): its value 1 on a node
+    /// says every individual the node stands for is reachable (valid-memtrack).
+    pub reaching: Vec<bool>,
 }
 
 impl Vocab {
@@ -143,6 +147,7 @@ impl Vocab {
             field_index: BTreeMap::new(),
             instr_index: BTreeMap::new(),
             reads: vec![],
+            reaching: vec![],
         };
         let any = types.iter().any(|t| t.generator.is_some());
         for &x in tracked {
@@ -187,6 +192,9 @@ impl Vocab {
         }
         v.add_instr(types);
         v.reads = (0..v.instr.len()).map(|i| v.instance_reads(i)).collect();
+        v.reaching = (0..v.instr.len())
+            .map(|i| v.reaches_from_pointer(i))
+            .collect();
         v
     }
 
@@ -272,6 +280,70 @@ impl Vocab {
                 pointer,
                 id,
             });
+        }
+    }
+
+    /// Whether instance `i` is reachability from its pointer along tracked fields.
+    fn reaches_from_pointer(&self, i: usize) -> bool {
+        let inst = &self.instr[i];
+        let decl = self.decl(inst.pred);
+        if inst.pointer.is_none() || decl.arity != 1 {
+            return false;
+        }
+        let Formula::Exists(u, body) = &decl.body else {
+            return false;
+        };
+        let Formula::And(a, b) = &**body else {
+            return false;
+        };
+        let ok = |x: &Formula, r: &Formula| {
+            matches!(x, Formula::Pointer(w) if w == u) && self.field_path(&inst.roles, r, *u, 0, 0)
+        };
+        ok(a, b) || ok(b, a)
+    }
+
+    /// Whether `f` (on variables `from`, `to`) implies a path of tracked fields between them.
+    fn field_path(
+        &self,
+        roles: &[usize],
+        f: &Formula,
+        from: usize,
+        to: usize,
+        depth: usize,
+    ) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        match f {
+            Formula::Field(r, a, b) => *a == from && *b == to && roles.get(*r).is_some(),
+            Formula::Closure {
+                rel,
+                from: a,
+                to: b,
+                ..
+            } => *a == from && *b == to && self.rel_is_fields(roles, rel, depth + 1),
+            Formula::Pred(p, rs, args) if args[..] == [from, to] => {
+                let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                let decl = self.decl(*p);
+                decl.arity == 2 && self.field_path(&bound, &decl.body, 0, 1, depth + 1)
+            }
+            Formula::Or(a, b) => {
+                self.field_path(roles, a, from, to, depth + 1)
+                    && self.field_path(roles, b, from, to, depth + 1)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether every tuple of `rel` is a tracked field edge.
+    fn rel_is_fields(&self, roles: &[usize], rel: &Rel, depth: usize) -> bool {
+        match rel {
+            Rel::Field(r) => roles.get(*r).is_some(),
+            Rel::Pred(p, rs) => {
+                let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                let decl = self.decl(*p);
+                decl.arity == 2 && self.field_path(&bound, &decl.body, 0, 1, depth + 1)
+            }
         }
     }
 
