@@ -511,7 +511,8 @@ impl<'a> Lazy<'a> {
     }
 
     fn fine_tune(&mut self, i: usize, path: &[PathStep]) -> Option<Scg> {
-        if let Some(s) = self.search(i, path) {
+        let spec = self.spec;
+        if let Some(s) = self.search(i, path, |c, cur| c != cur && finer_eq(spec, c, cur)) {
             return Some(s);
         }
         let t = &mut self.types[i];
@@ -528,20 +529,29 @@ impl<'a> Lazy<'a> {
             .cloned()
             .collect();
         t.enabled.extend(extra);
-        self.search(i, path)
+        // Widened: every candidate that is not coarser than the current SCG, also those of
+        // other structures or role bindings (samples taken early may look like a list of
+        // what is a tree).
+        self.search(i, path, |c, cur| c != cur && !finer_eq(spec, cur, c))
     }
 
-    /// The search of FineTune over the candidates strictly finer than the current SCG: probe
+    /// The search of FineTune over the candidates (strictly finer than the current SCG, or
+    /// after widening not coarser): probe
     /// the median candidate (by predicate count) of the undecided ones; a failure discards it
     /// and every coarser candidate (monotonicity), a success discards every finer one; the
     /// answer is the smallest success.
-    fn search(&self, i: usize, path: &[PathStep]) -> Option<Scg> {
+    fn search(
+        &self,
+        i: usize,
+        path: &[PathStep],
+        candidate: impl Fn(&Scg, &Scg) -> bool,
+    ) -> Option<Scg> {
         let t = &self.types[i];
         let cur = t.current.clone()?;
         let mut cands: Vec<Scg> = t
             .enabled
             .iter()
-            .filter(|c| **c != cur && finer_eq(self.spec, c, &cur))
+            .filter(|c| candidate(c, &cur))
             .cloned()
             .collect();
         cands.sort_by_key(|c| (size(self.spec, c), c.clone()));

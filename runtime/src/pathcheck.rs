@@ -68,6 +68,9 @@ pub enum PathEnd {
     /// After the last edge some heap memory may be unreachable (valid-memtrack); the claim
     /// has no formula: only the explicit engine's replay decides it.
     MemoryLost,
+    /// The last edge frees a cell the heap may still point to, which the shape analysis
+    /// cannot represent; no claim either: only a replay could show a violation.
+    FreedWhilePointedTo,
 }
 
 /// The verdict on one path.

@@ -697,12 +697,14 @@ impl<'a> Transfer<'a> {
     fn release(&self, mut g: Graph, u: usize, line: u32) -> Result<Graph, AbsError> {
         for f in 0..self.v.fields.len() {
             if (0..g.n).any(|a| a != u && g.get(self.v, self.v.field_pred(f), &[a, u]) != F) {
+                // An abstract error rather than a stop: a finer SCG (sharing) may show that
+                // nothing points to the cell any more.
                 return Err(AbsError {
-                    end: PathEnd::ErrorCall,
+                    end: PathEnd::FreedWhilePointedTo,
                     message: format!(
-                        "line {line}: unsupported by the shape analysis: free of a node the heap may still point to"
+                        "line {line}: cannot prove that no other cell points to the freed one"
                     ),
-                    unsupported: true,
+                    unsupported: false,
                 });
             }
         }

@@ -1,0 +1,47 @@
+// check: valid-memsafety
+// expect: FALSE(valid-deref)
+// Why: the leaf is unlinked from its parent only when it is a left child (line 43), so after freeing a right leaf the next descent from the root reads the freed node.
+#include <stdlib.h>
+
+extern int __VERIFIER_nondet_int(void);
+
+struct tnode {
+  struct tnode *left;
+  struct tnode *right;
+};
+
+static struct tnode *leaf(void) {
+  struct tnode *t = malloc(sizeof(struct tnode));
+  if (!t)
+    abort();
+  t->left = NULL;
+  t->right = NULL;
+  return t;
+}
+
+int main(void) {
+  struct tnode *root = leaf(), *n, *pred;
+  while (__VERIFIER_nondet_int()) {
+    n = root;
+    while (n->left && n->right)
+      n = __VERIFIER_nondet_int() ? n->left : n->right;
+    if (!n->left && __VERIFIER_nondet_int())
+      n->left = leaf();
+    else if (!n->right)
+      n->right = leaf();
+  }
+  while (root) {
+    pred = NULL;
+    n = root;
+    while (n->left || n->right) {
+      pred = n;
+      n = n->left ? n->left : n->right;
+    }
+    if (!pred)
+      root = NULL;
+    else if (n == pred->left)
+      pred->left = NULL;
+    free(n);
+  }
+  return 0;
+}
