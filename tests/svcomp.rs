@@ -62,3 +62,30 @@ fn svcomp_bench_has_no_wrong_verdicts() {
         "only {correct_false} of {expected_false} expected-false pairs answered FALSE with the right property"
     );
 }
+
+/// Unbounded SV-COMP tasks that only the lazy shape analysis decides: valid-memsafety (with
+/// valid-memtrack) of a queue built and emptied cell by cell, and of a tree built by descents
+/// and freed leaf by leaf.
+#[test]
+fn shape_analysis_proves_unbounded_memsafety_tasks() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/sv-comp");
+    if !root.is_dir() {
+        eprintln!("skipped: {} does not exist", root.display());
+        return;
+    }
+    let prp = root.join("properties/valid-memsafety.prp");
+    for task in ["forester-heap/sll-queue-1.i", "memsafety-ext/tree_cnstr.i"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+            .args(["verify", "--timeout", "60", "--property"])
+            .arg(&prp)
+            .arg(root.join(task))
+            .output()
+            .expect("run shapecheck verify");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("TRUE\n"), "{task}: {text}");
+        assert!(
+            text.contains("proof: lazy shape analysis"),
+            "{task}: {text}"
+        );
+    }
+}

@@ -462,13 +462,20 @@ impl<'a> Lazy<'a> {
         for &i in idx {
             let strukt = self.types[i].strukt;
             let ts = coll.types.iter().find(|t| t.ty.id == strukt);
-            let bindings: Vec<Binding> = match ts {
+            let sampled: Vec<Binding> = match ts {
                 Some(ts) if !ts.used().is_empty() => self.oracle.enabled(self.spec, ts),
-                _ => self.types[i]
+                _ => vec![],
+            };
+            // No samples, or samples no structure's invariants accept (e.g. heaps after a
+            // bug broke the structure): every structure stays possible.
+            let bindings: Vec<Binding> = if sampled.is_empty() {
+                self.types[i]
                     .all
                     .iter()
                     .map(|s| s.binding.clone())
-                    .collect(),
+                    .collect()
+            } else {
+                sampled
             };
             let t = &mut self.types[i];
             t.enabled.retain(|s| bindings.contains(&s.binding));
