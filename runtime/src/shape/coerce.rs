@@ -367,6 +367,16 @@ impl Constraints {
             .clauses
             .iter()
             .any(|c| c.lits.iter().any(|(_, a)| matches!(a, Atom::Formula(..))));
+        let max_vars = self.clauses.iter().map(|c| c.vars).max().unwrap_or(0);
+        let mut tuple = vec![0usize; max_vars];
+        // The nodes of each struct type (types do not change here).
+        let mut by_type: Vec<(StructId, Vec<usize>)> = vec![];
+        for u in 0..g.n {
+            match by_type.iter_mut().find(|(s, _)| *s == g.ty[u]) {
+                Some((_, us)) => us.push(u),
+                None => by_type.push((g.ty[u], vec![u])),
+            }
+        }
         for _round in 0..64 {
             let mut changed = false;
             // Formula atoms are evaluated on the structure as the round began (with each
@@ -381,15 +391,13 @@ impl Constraints {
                 evals: &evals,
             };
             for c in &self.clauses {
-                let nodes: Vec<usize> = (0..g.n).filter(|u| g.ty[*u] == c.strukt).collect();
-                let mut env = Odometer::new(c.vars, nodes.len());
-                while let Some(idx) = env.next() {
-                    let tuple: Vec<usize> = idx.iter().map(|i| nodes[*i]).collect();
-                    match self.propagate(&ctx, &mut g, c, &tuple) {
-                        Step::Conflict => return None,
-                        Step::Changed => changed = true,
-                        Step::Nothing => {}
-                    }
+                let Some((_, nodes)) = by_type.iter().find(|(s, _)| *s == c.strukt) else {
+                    continue;
+                };
+                match self.scan(&ctx, &mut g, c, nodes, &mut tuple, 0) {
+                    Step::Conflict => return None,
+                    Step::Changed => changed = true,
+                    Step::Nothing => {}
                 }
             }
             if !changed {
@@ -397,6 +405,42 @@ impl Constraints {
             }
         }
         Some(g)
+    }
+
+    /// Propagates clause `c` over every tuple of `nodes` extending `tuple[..k]`. A literal
+    /// whose variables are all bound and which is already true satisfies the clause for every
+    /// extension, which is skipped (propagation only sharpens 1/2, so it stays true).
+    fn scan(
+        &self,
+        ctx: &Ctx,
+        g: &mut Graph,
+        c: &Clause,
+        nodes: &[usize],
+        tuple: &mut [usize],
+        k: usize,
+    ) -> Step {
+        if k == c.vars {
+            return self.propagate(ctx, g, c, &tuple[..k]);
+        }
+        let mut out = Step::Nothing;
+        for &u in nodes {
+            tuple[k] = u;
+            let satisfied = c.lits.iter().any(|(pos, atom)| {
+                last_var(atom, c.vars) == k && {
+                    let v = value(ctx, g, atom, tuple);
+                    (if *pos { v } else { v.not() }) == T
+                }
+            });
+            if satisfied {
+                continue;
+            }
+            match self.scan(ctx, g, c, nodes, tuple, k + 1) {
+                Step::Conflict => return Step::Conflict,
+                Step::Changed => out = Step::Changed,
+                Step::Nothing => {}
+            }
+        }
+        out
     }
 
     fn propagate(&self, ctx: &Ctx, g: &mut Graph, c: &Clause, env: &[usize]) -> Step {
@@ -454,39 +498,12 @@ struct Ctx<'a> {
     evals: &'a [OnceCell<Eval<'a>>],
 }
 
-/// The tuples of `vars` positions into `k` nodes, first position outermost, without
-/// allocating a vector per tuple.
-struct Odometer {
-    idx: Vec<usize>,
-    k: usize,
-    started: bool,
-}
-
-impl Odometer {
-    fn new(vars: usize, k: usize) -> Odometer {
-        Odometer {
-            idx: vec![0; vars],
-            k,
-            started: false,
-        }
-    }
-
-    fn next(&mut self) -> Option<&[usize]> {
-        if self.k == 0 {
-            return None;
-        }
-        if !self.started {
-            self.started = true;
-            return Some(&self.idx);
-        }
-        for j in (0..self.idx.len()).rev() {
-            self.idx[j] += 1;
-            if self.idx[j] < self.k {
-                return Some(&self.idx);
-            }
-            self.idx[j] = 0;
-        }
-        None
+/// The highest variable an atom reads (a formula atom: the clause's last).
+fn last_var(atom: &Atom, vars: usize) -> usize {
+    match atom {
+        Atom::Stored(_, args) => args.iter().copied().max().unwrap_or(0),
+        Atom::Eq(a, b) => (*a).max(*b),
+        Atom::Formula(..) => vars.saturating_sub(1),
     }
 }
 
