@@ -342,29 +342,12 @@ impl<'a> Lazy<'a> {
                 .cloned();
             t.current = finest;
         }
-        for (i, v) in self.prog.vars.iter().enumerate() {
-            let wanted = match v.ty.pointee() {
-                Some(Type::Struct(s)) => self
-                    .types
-                    .iter()
-                    .any(|t| t.strukt == *s && t.current.is_some()),
-                Some(Type::Void) => true,
-                _ => false,
-            };
-            if wanted {
-                self.tracked.insert(VarId(i as u32));
-            }
-        }
+        self.track_all_pointers();
         Ok(())
     }
 
-    /// The start for valid-memtrack: every memory block must stay reachable from tracked
-    /// pointers, so every type with explicit samples gets its coarsest enabled SCG (Abstract)
-    /// and every pointer to such a type (or `void *`) is tracked from the first round, instead
-    /// of waiting for spurious leaks to name them.
-    fn memtrack_start(&mut self) {
-        let all: Vec<usize> = (0..self.types.len()).collect();
-        self.abstract_types(&all, &BTreeSet::new());
+    /// Tracks every pointer to a type with an SCG, and every `void *`; returns the new ones.
+    fn track_all_pointers(&mut self) -> BTreeSet<VarId> {
         let mut new = BTreeSet::new();
         for (i, v) in self.prog.vars.iter().enumerate() {
             let wanted = match v.ty.pointee() {
@@ -379,6 +362,17 @@ impl<'a> Lazy<'a> {
                 new.insert(VarId(i as u32));
             }
         }
+        new
+    }
+
+    /// The start for valid-memtrack: every memory block must stay reachable from tracked
+    /// pointers, so every type with explicit samples gets its coarsest enabled SCG (Abstract)
+    /// and every pointer to such a type (or `void *`) is tracked from the first round, instead
+    /// of waiting for spurious leaks to name them.
+    fn memtrack_start(&mut self) {
+        let all: Vec<usize> = (0..self.types.len()).collect();
+        self.abstract_types(&all, &BTreeSet::new());
+        let new = self.track_all_pointers();
         if !new.is_empty() {
             let names = new
                 .iter()

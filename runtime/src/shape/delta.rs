@@ -14,7 +14,7 @@
 
 use super::formula::Eval;
 use super::graph::{F, Graph, H, T};
-use super::vocab::{Instr, PredKind, Vocab};
+use super::vocab::{Instr, PredKind, Vocab, bind_roles};
 use shapecheck_dsl::eval::Kleene;
 use shapecheck_dsl::ir::{Formula, Rel};
 
@@ -66,7 +66,7 @@ fn reach_body(v: &Vocab, u: usize, body: &Formula, roles: &[usize]) -> Option<(R
                 to: 0,
             } if *from == u => Some((rel.clone(), roles.to_vec())),
             Formula::Pred(p, rs, args) if args[..] == [u, 0] => {
-                let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                let bound = bind_roles(roles, rs);
                 match &v.decl(*p).body {
                     Formula::Closure {
                         rel,

@@ -9,7 +9,7 @@
 //! tuple keeps its stored value (the differencing rule of `super::update`).
 
 use super::graph::{F, Graph, H, T};
-use super::vocab::{Instr, Vocab};
+use super::vocab::{Instr, Vocab, bind_roles};
 use shapecheck_dsl::eval::Kleene;
 use shapecheck_dsl::ir::{Formula, PredId, Rel};
 use std::cell::{Cell, RefCell};
@@ -134,7 +134,7 @@ impl<'a> Eval<'a> {
             },
             Formula::Summary(a) => self.g.sm[env[*a]],
             Formula::Pred(p, rs, args) => {
-                let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                let bound = bind_roles(roles, rs);
                 let vals: Vec<usize> = args.iter().map(|a| env[*a]).collect();
                 self.pred(*p, &bound, &vals)
             }
@@ -298,8 +298,7 @@ impl<'a> Eval<'a> {
                         None => F,
                     },
                     Rel::Pred(p, rs) => {
-                        let bound: Vec<usize> =
-                            rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                        let bound = bind_roles(roles, rs);
                         self.pred(*p, &bound, &[a, b])
                     }
                 };

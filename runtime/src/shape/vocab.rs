@@ -93,6 +93,12 @@ pub struct Instr {
     pub id: usize,
 }
 
+/// The field indices that the roles `rs` of a used predicate name, given the enclosing
+/// declaration's `roles` (unbound roles are left out, as the evaluator does).
+pub fn bind_roles(roles: &[usize], rs: &[usize]) -> Vec<usize> {
+    rs.iter().filter_map(|r| roles.get(*r).copied()).collect()
+}
+
 /// The vocabulary.
 #[derive(Clone, Debug)]
 pub struct Vocab {
@@ -323,7 +329,7 @@ impl Vocab {
                 ..
             } => *a == from && *b == to && self.rel_is_fields(roles, rel, depth + 1),
             Formula::Pred(p, rs, args) if args[..] == [from, to] => {
-                let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                let bound = bind_roles(roles, rs);
                 let decl = self.decl(*p);
                 decl.arity == 2 && self.field_path(&bound, &decl.body, 0, 1, depth + 1)
             }
@@ -340,7 +346,7 @@ impl Vocab {
         match rel {
             Rel::Field(r) => roles.get(*r).is_some(),
             Rel::Pred(p, rs) => {
-                let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+                let bound = bind_roles(roles, rs);
                 let decl = self.decl(*p);
                 decl.arity == 2 && self.field_path(&bound, &decl.body, 0, 1, depth + 1)
             }
@@ -408,7 +414,7 @@ impl Vocab {
         depth: usize,
         out: &mut Vec<usize>,
     ) -> Option<()> {
-        let bound: Vec<usize> = rs.iter().filter_map(|r| roles.get(*r).copied()).collect();
+        let bound = bind_roles(roles, rs);
         let decl = self.decl(p);
         if let Some(j) = self.stored(p, &bound, decl.pointer.as_ref().and(pointer)) {
             out.push(self.instr[j].id);
