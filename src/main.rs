@@ -70,6 +70,9 @@ struct VerifyArgs {
     /// Time limit in seconds (UNKNOWN when reached).
     #[arg(long)]
     timeout: Option<f64>,
+    /// The data model: ILP32 (32-bit long and pointers) or LP64 (64-bit).
+    #[arg(long, value_enum, default_value_t = Model::Ilp32)]
+    data_model: Model,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -102,6 +105,23 @@ enum Engine {
     Auto,
     Explicit,
     Shape,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum Model {
+    #[value(name = "ILP32", alias = "ilp32")]
+    Ilp32,
+    #[value(name = "LP64", alias = "lp64")]
+    Lp64,
+}
+
+impl Model {
+    fn data_model(self) -> shapecheck_runtime::ir::DataModel {
+        match self {
+            Model::Ilp32 => shapecheck_runtime::ir::DataModel::Ilp32,
+            Model::Lp64 => shapecheck_runtime::ir::DataModel::Lp64,
+        }
+    }
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -166,7 +186,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let prog = match frontend::load(&args.file) {
+    let prog = match frontend::load_with(&args.file, args.data_model.data_model()) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");
@@ -229,6 +249,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         r.stats = again.stats;
     }
     r.seconds = start.elapsed().as_secs_f64();
+    r.seal(&prog);
     match args.format {
         Format::Text => print!("{}", r.text(&prog)),
         Format::Json => println!("{}", r.json()),

@@ -10,6 +10,7 @@ struct Case {
     check: String,
     expect: String,
     reason: Option<String>,
+    model: Option<String>,
 }
 
 fn header(text: &str, key: &str) -> Option<String> {
@@ -49,11 +50,13 @@ fn cases() -> Vec<Case> {
             let expect = header(&text, "expect:")
                 .unwrap_or_else(|| panic!("{}: no expect:", file.display()));
             let reason = header(&text, "expect-reason:");
+            let model = header(&text, "data-model:");
             out.push(Case {
                 file,
                 check,
                 expect,
                 reason,
+                model,
             });
         }
     }
@@ -64,6 +67,7 @@ fn cases() -> Vec<Case> {
 fn run(c: &Case) -> Option<String> {
     let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
         .args(["verify", "--timeout", "60", "--check", &c.check])
+        .args(["--data-model", c.model.as_deref().unwrap_or("ILP32")])
         .arg(&c.file)
         .output()
         .expect("run shapecheck");

@@ -252,8 +252,17 @@ impl<'p> Exec<'p> {
         let size = self.prog.size_of(ty);
         self.checked(st, src, size, line)?;
         self.checked(st, dst, size, line)?;
-        for (off, leaf) in leaves(self.prog, ty, 0) {
-            let (s, d) = (offset(src, off), offset(dst, off));
+        let Some(leaves) = leaves(self.prog, ty) else {
+            return Err(stop(
+                line,
+                "unsupported: assignment of an aggregate with more than 65536 scalars",
+            ));
+        };
+        for (off, leaf) in leaves {
+            let (s, d) = (
+                self.offset_by(src, i128::from(off)),
+                self.offset_by(dst, i128::from(off)),
+            );
             let v = self.load_raw(st, &s, &leaf, line)?;
             self.store(st, &d, &leaf, v, line)?;
         }
@@ -471,12 +480,14 @@ impl<'p> Exec<'p> {
         out
     }
 
-    fn alloc_size(&self, st: &mut State, args: &[Expr], line: u32) -> Ev<u32> {
-        let mut size: i64 = 1;
+    /// The product of size arguments (saturating: a product beyond the address space is a
+    /// size no allocation can have).
+    fn alloc_size(&self, st: &mut State, args: &[Expr], line: u32) -> Ev<u64> {
+        let mut size: u64 = 1;
         for a in args {
             match self.eval(st, a, line)? {
-                Val::Int(t) => match t.as_const() {
-                    Some(v) => size = size.saturating_mul(v),
+                Val::Int(t) => match exact_value(&t) {
+                    Some(v) => size = size.saturating_mul(u64::try_from(v).unwrap_or(u64::MAX)),
                     None => {
                         return Err(stop(
                             line,
@@ -487,7 +498,7 @@ impl<'p> Exec<'p> {
                 _ => return Err(stop(line, "allocation size is not an integer")),
             }
         }
-        u32::try_from(size).map_err(|_| stop(line, "unsupported: allocation larger than 4 GiB"))
+        Ok(size)
     }
 
     fn finish_alloc(&self, mut st: State, lhs: Option<&Expr>, p: Ptr, line: u32) -> Outcome {
@@ -580,7 +591,7 @@ impl<'p> Exec<'p> {
         st.mem.clear(db, dof, n);
         for (o, v, sz) in cells {
             st.mem
-                .write(db, dof + o, u32::from(sz), v)
+                .write(db, dof + o, u64::from(sz), v)
                 .map_err(|f| self.fault(f, line))?;
         }
         self.set_result(st, lhs, Val::Ptr(d), line)
@@ -620,7 +631,7 @@ impl<'p> Exec<'p> {
             ExprKind::Deref(p) => self.pointer(st, p, line),
             ExprKind::Field(b, off, _) => {
                 let base = self.lvalue(st, b, line)?;
-                Ok(offset(&base, i64::from(*off)))
+                Ok(self.offset_by(&base, i128::from(*off)))
             }
             _ => Err(stop(line, "internal: not an lvalue")),
         }
@@ -645,8 +656,7 @@ impl<'p> Exec<'p> {
             ExprKind::AddrOf(x) => self.lvalue(st, x, line).map(Val::Ptr),
             ExprKind::FuncAddr(f) => Ok(Val::Ptr(Ptr::Func(*f))),
             ExprKind::Str(s) => {
-                let bytes = unescape(s);
-                let b = st.mem.literal(&bytes, line);
+                let b = st.mem.literal(s, line);
                 Ok(Val::Ptr(Ptr::Addr(b, 0)))
             }
             ExprKind::Unary(op, a) => Ok(Val::Int(term::unary(*op, self.int(st, a, line)?))),
@@ -669,8 +679,8 @@ impl<'p> Exec<'p> {
     fn int(&self, st: &mut State, e: &Expr, line: u32) -> Ev<TermRef> {
         match self.eval(st, e, line)? {
             Val::Int(t) => Ok(t),
-            Val::Ptr(Ptr::Null) => Ok(Term::constant(0, IntTy::UINT)),
-            Val::Ptr(Ptr::Abs(a)) => Ok(Term::constant(a, IntTy::UINT)),
+            Val::Ptr(Ptr::Null) => Ok(Term::constant(0, self.prog.model.size_t())),
+            Val::Ptr(Ptr::Abs(a)) => Ok(Term::constant(a, self.prog.model.size_t())),
             Val::Ptr(_) => Err(stop(
                 line,
                 "unsupported: arithmetic on a pointer converted to an integer",
@@ -702,32 +712,70 @@ impl<'p> Exec<'p> {
         }
     }
 
-    fn ptr_add(&self, st: &mut State, p: &Expr, i: &Expr, size: u32, line: u32) -> Ev<Val> {
+    /// `p + i` elements of `size` bytes: the index is read with its own signedness (an
+    /// unsigned index is never negative) and the byte offset is exact, never wrapped at the
+    /// address width, so that a far access stays far out of bounds.
+    fn ptr_add(&self, st: &mut State, p: &Expr, i: &Expr, size: u64, line: u32) -> Ev<Val> {
         let base = self.pointer(st, p, line)?;
         let idx = self.int(st, i, line)?;
-        let Some(k) = idx.as_const() else {
+        let Some(k) = exact_value(&idx) else {
             return Err(stop(
                 line,
                 "unsupported: pointer arithmetic with a nondeterministic offset",
             ));
         };
-        let delta = wrap32(k.wrapping_mul(i64::from(size)));
+        let delta = k.saturating_mul(i128::from(size));
         match base {
             Ptr::Func(_) => Err(stop(line, "unsupported: arithmetic on a function pointer")),
-            p => Ok(Val::Ptr(offset(&p, delta))),
+            p => Ok(Val::Ptr(self.offset_by(&p, delta))),
         }
     }
 
-    fn ptr_diff(&self, st: &mut State, a: &Expr, b: &Expr, size: u32, line: u32) -> Ev<Val> {
-        match (self.pointer(st, a, line)?, self.pointer(st, b, line)?) {
-            (Ptr::Addr(x, o1), Ptr::Addr(y, o2)) if x == y => Ok(Val::Int(Term::constant(
-                (o1 - o2) / i64::from(size.max(1)),
-                IntTy::INT,
-            ))),
+    fn ptr_diff(&self, st: &mut State, a: &Expr, b: &Expr, size: u64, line: u32) -> Ev<Val> {
+        let absolute = |p: &Ptr| match p {
+            Ptr::Null => Some(0),
+            Ptr::Abs(a) => Some(*a),
+            _ => None,
+        };
+        let (p, q) = (self.pointer(st, a, line)?, self.pointer(st, b, line)?);
+        let bytes = match (&p, &q) {
+            (Ptr::Addr(x, o1), Ptr::Addr(y, o2)) if x == y => Some((*o1, *o2)),
+            _ => absolute(&p).zip(absolute(&q)),
+        };
+        match bytes {
+            Some((o1, o2)) => {
+                let d = (i128::from(o1) - i128::from(o2)) / i128::from(size.max(1));
+                Ok(Val::Int(Term::constant(
+                    d as i64,
+                    self.prog.model.ptrdiff_t(),
+                )))
+            }
             _ => Err(stop(
                 line,
                 "undefined behaviour: difference of pointers into different blocks",
             )),
+        }
+    }
+
+    /// `p + by` bytes. Offsets into blocks are exact (saturating far beyond any block);
+    /// absolute addresses (integers converted to pointers, `&((T *)0)->f`) wrap at the
+    /// address width like the integers they are.
+    fn offset_by(&self, p: &Ptr, by: i128) -> Ptr {
+        let bits = self.prog.model.ptr_bits();
+        let abs = |a: i128| {
+            let v = crate::term::mask(a as u64, bits);
+            if v == 0 {
+                Ptr::Null
+            } else {
+                Ptr::Abs(v as i64)
+            }
+        };
+        match p {
+            _ if by == 0 => p.clone(),
+            Ptr::Addr(b, o) => Ptr::Addr(*b, saturate(i128::from(*o) + by)),
+            Ptr::Null => abs(by),
+            Ptr::Abs(a) => abs(i128::from(*a) + by),
+            Ptr::Func(_) | Ptr::Undef => p.clone(),
         }
     }
 
@@ -754,7 +802,7 @@ impl<'p> Exec<'p> {
     }
 
     /// Checks an access of `size` bytes at `p`, reporting a valid-deref violation.
-    fn checked(&self, st: &State, p: &Ptr, size: u32, line: u32) -> Ev<(BlockId, u32)> {
+    fn checked(&self, st: &State, p: &Ptr, size: u64, line: u32) -> Ev<(BlockId, u64)> {
         st.mem.check(p, size).map_err(|f| self.fault(f, line))
     }
 
@@ -825,79 +873,47 @@ impl<'p> Exec<'p> {
     }
 }
 
-/// The bytes of a C string literal as lang-c spells it (quotes and escapes included),
-/// without the terminating zero.
-fn unescape(lit: &str) -> Vec<u8> {
-    let body = lit
-        .strip_prefix('"')
-        .and_then(|x| x.strip_suffix('"'))
-        .unwrap_or(lit);
+/// The scalar leaves of a type with their offsets; `None` when there are more than
+/// [`MAX_LEAVES`] (an aggregate this engine does not copy cell by cell).
+fn leaves(p: &Program, ty: &Type) -> Option<Vec<(u64, Type)>> {
     let mut out = vec![];
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            let mut buf = [0u8; 4];
-            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-            continue;
-        }
-        let e = chars.next().unwrap_or('\\');
-        out.push(match e {
-            'n' => b'\n',
-            't' => b'\t',
-            'r' => b'\r',
-            '0'..='7' => {
-                let mut v = e.to_digit(8).unwrap_or(0);
-                while let Some(d) = chars.peek().and_then(|d| d.to_digit(8)) {
-                    v = v * 8 + d;
-                    chars.next();
-                }
-                v as u8
-            }
-            other => other as u8,
-        });
-    }
-    out
+    collect_leaves(p, ty, 0, &mut out).then_some(out)
 }
 
-/// The scalar leaves of a type with their offsets.
-fn leaves(p: &Program, ty: &Type, base: i64) -> Vec<(i64, Type)> {
+/// Most scalar leaves of one aggregate assignment.
+const MAX_LEAVES: usize = 1 << 16;
+
+fn collect_leaves(p: &Program, ty: &Type, base: u64, out: &mut Vec<(u64, Type)>) -> bool {
     match ty {
         Type::Struct(s) => p
             .strukt(*s)
             .fields
             .iter()
-            .flat_map(|f| leaves(p, &f.ty, base + i64::from(f.offset)))
-            .collect(),
+            .all(|f| collect_leaves(p, &f.ty, base.saturating_add(f.offset), out)),
         Type::Array(t, n) => {
-            let sz = i64::from(p.size_of(t));
-            (0..i64::from(*n))
-                .flat_map(|i| leaves(p, t, base + i * sz))
-                .collect()
+            let sz = p.size_of(t);
+            (0..*n).all(|i| collect_leaves(p, t, base.saturating_add(i.saturating_mul(sz)), out))
         }
-        t => vec![(base, t.clone())],
+        t => {
+            out.push((base, t.clone()));
+            out.len() <= MAX_LEAVES
+        }
     }
 }
 
-/// `p + by` bytes, with ILP32 address arithmetic (wrapping at 32 bits); the null pointer plus
-/// a field offset is the absolute address used by `offsetof`-style code.
-fn offset(p: &Ptr, by: i64) -> Ptr {
-    if by == 0 {
-        return p.clone();
-    }
-    match p {
-        Ptr::Addr(b, o) => Ptr::Addr(*b, wrap32(o + by)),
-        Ptr::Null => Ptr::Abs(wrap32(by)),
-        Ptr::Abs(a) => match wrap32(a + by) {
-            0 => Ptr::Null,
-            x => Ptr::Abs(x),
-        },
-        Ptr::Func(_) | Ptr::Undef => p.clone(),
+/// An integer term's constant value as a mathematical integer (unsigned types are never
+/// negative).
+fn exact_value(t: &TermRef) -> Option<i128> {
+    match &**t {
+        Term::Const(bits, ty) if ty.signed => Some(i128::from(term::sign_extend(*bits, ty.bits))),
+        Term::Const(bits, _) => Some(i128::from(*bits)),
+        _ => None,
     }
 }
 
-/// An address difference as a signed 32-bit quantity.
-fn wrap32(x: i64) -> i64 {
-    i64::from(x as i32)
+/// An offset clamped to the range of `i64` (far beyond every block either way).
+fn saturate(x: i128) -> i64 {
+    x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
 }
 
 fn ptr_compare(op: CmpOp, p: &Ptr, q: &Ptr) -> Option<bool> {

@@ -1,5 +1,6 @@
-//! The program IR: C types with their ILP32 layout, side-effect-free expressions, and one
-//! control-flow automaton (a petgraph graph) per function whose edges carry operations.
+//! The program IR: C types with their layout in the program's data model (ILP32 or LP64),
+//! side-effect-free expressions, and one control-flow automaton (a petgraph graph) per function
+//! whose edges carry operations.
 //!
 //! The front end (`crate::frontend`) produces a [`Program`]; the engines (`crate::explore`,
 //! `crate::exec`) consume it. Expressions here never contain calls, assignments or
@@ -57,8 +58,73 @@ impl IntTy {
     }
 
     /// Size in bytes.
-    pub fn size(self) -> u32 {
-        u32::from(self.bits / 8)
+    pub fn size(self) -> u64 {
+        u64::from(self.bits / 8)
+    }
+}
+
+/// The sizes of C's integer and pointer types: SV-COMP's two data models.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DataModel {
+    /// 32-bit `int`, `long` and pointers (i386; SV-COMP's default for most heap tasks).
+    #[default]
+    Ilp32,
+    /// 32-bit `int`, 64-bit `long` and pointers (x86-64 Linux).
+    Lp64,
+}
+
+impl DataModel {
+    /// Size of a pointer in bytes.
+    pub fn ptr_bytes(self) -> u64 {
+        match self {
+            DataModel::Ilp32 => 4,
+            DataModel::Lp64 => 8,
+        }
+    }
+
+    /// Width of a pointer (and of `long`, `size_t`, `ptrdiff_t`) in bits.
+    pub fn ptr_bits(self) -> u8 {
+        (self.ptr_bytes() * 8) as u8
+    }
+
+    /// `long` / `unsigned long`.
+    pub fn long(self, signed: bool) -> IntTy {
+        IntTy::new(self.ptr_bits(), signed)
+    }
+
+    /// `size_t` (the type of `sizeof`).
+    pub fn size_t(self) -> IntTy {
+        self.long(false)
+    }
+
+    /// `ptrdiff_t` (the type of a pointer difference).
+    pub fn ptrdiff_t(self) -> IntTy {
+        self.long(true)
+    }
+
+    /// Alignment of an integer type of `size` bytes (i386 aligns 64-bit integers to 4).
+    pub fn int_align(self, size: u64) -> u64 {
+        match self {
+            DataModel::Ilp32 => size.clamp(1, 4),
+            DataModel::Lp64 => size.clamp(1, 8),
+        }
+    }
+
+    /// The SV-COMP name (`ILP32`, `LP64`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DataModel::Ilp32 => "ILP32",
+            DataModel::Lp64 => "LP64",
+        }
+    }
+
+    /// Parses an SV-COMP data model name (case-insensitive).
+    pub fn parse(s: &str) -> Option<DataModel> {
+        match s.to_ascii_uppercase().as_str() {
+            "ILP32" => Some(DataModel::Ilp32),
+            "LP64" => Some(DataModel::Lp64),
+            _ => None,
+        }
     }
 }
 
@@ -80,7 +146,7 @@ pub enum Type {
     /// A struct or union.
     Struct(StructId),
     /// A fixed-size array.
-    Array(Box<Type>, u32),
+    Array(Box<Type>, u64),
     /// A function type (only behind a pointer or as a declaration).
     Func,
 }
@@ -121,10 +187,10 @@ pub struct Field {
     /// Field type.
     pub ty: Type,
     /// Offset in bytes from the start of the struct.
-    pub offset: u32,
+    pub offset: u64,
 }
 
-/// A struct or union definition with its ILP32 layout.
+/// A struct or union definition with its layout in the data model.
 #[derive(Clone, Debug)]
 pub struct StructDef {
     /// `struct node`, or a synthetic name for anonymous structs.
@@ -134,9 +200,9 @@ pub struct StructDef {
     /// Fields in declaration order; empty until the definition is seen.
     pub fields: Vec<Field>,
     /// Size in bytes.
-    pub size: u32,
+    pub size: u64,
     /// Alignment in bytes.
-    pub align: u32,
+    pub align: u64,
     /// Whether the body has been seen.
     pub complete: bool,
 }
@@ -248,13 +314,15 @@ pub enum ExprKind {
     /// `*e` (lvalue).
     Deref(Box<Expr>),
     /// `e.f` on an lvalue of struct type (lvalue); `p->f` is `Field(Deref(p))`.
-    Field(Box<Expr>, u32, String),
+    Field(Box<Expr>, u64, String),
     /// `&e` of an lvalue; also array-to-pointer decay.
     AddrOf(Box<Expr>),
     /// The address of a function.
     FuncAddr(FuncId),
-    /// The address of a string literal's read-only block.
-    Str(String),
+    /// The address of a string literal's read-only block; the literal's code units (bytes
+    /// for `"..."`, 16 or 32-bit units for wide literals) without the terminating zero,
+    /// decoded by the front end.
+    Str(std::sync::Arc<StrLit>),
     /// Unary integer operation.
     Unary(UnOp, Box<Expr>),
     /// Binary integer operation.
@@ -264,9 +332,18 @@ pub enum ExprKind {
     /// Conversion to `ty` (integer to integer, pointer to pointer, integer to pointer, ...).
     Cast(Box<Expr>),
     /// `p + i` scaled by the element size in bytes.
-    PtrAdd(Box<Expr>, Box<Expr>, u32),
+    PtrAdd(Box<Expr>, Box<Expr>, u64),
     /// `(p - q) / size`.
-    PtrDiff(Box<Expr>, Box<Expr>, u32),
+    PtrDiff(Box<Expr>, Box<Expr>, u64),
+}
+
+/// A decoded string literal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StrLit {
+    /// The element type (`char`, or `wchar_t`/`char16_t`/`char32_t` for wide literals).
+    pub elem: IntTy,
+    /// The code units, without the terminating zero.
+    pub units: Vec<u32>,
 }
 
 impl Expr {
@@ -284,6 +361,39 @@ impl Expr {
             self.kind,
             ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Field(..)
         )
+    }
+
+    /// Calls `f` on this expression and every subexpression, parents first.
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            f(e);
+            match &e.kind {
+                ExprKind::Deref(a)
+                | ExprKind::Field(a, _, _)
+                | ExprKind::AddrOf(a)
+                | ExprKind::Unary(_, a)
+                | ExprKind::Cast(a) => stack.push(a),
+                ExprKind::Binary(_, a, b)
+                | ExprKind::Cmp(_, a, b)
+                | ExprKind::PtrAdd(a, b, _)
+                | ExprKind::PtrDiff(a, b, _) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                ExprKind::Const(_)
+                | ExprKind::Var(_)
+                | ExprKind::FuncAddr(_)
+                | ExprKind::Str(_) => {}
+            }
+        }
+    }
+
+    /// Whether the variable `v` occurs in this expression.
+    pub fn mentions(&self, v: VarId) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| found |= matches!(e.kind, ExprKind::Var(x) if x == v));
+        found
     }
 }
 
@@ -386,6 +496,20 @@ pub enum Op {
     Unsupported(String),
 }
 
+impl Op {
+    /// The expressions the operation reads or writes (left-hand sides included).
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Op::Assign { lhs, rhs } => vec![lhs, rhs],
+            Op::Assume { cond, .. } => vec![cond],
+            Op::Call { lhs, args, .. } => lhs.iter().chain(args).collect(),
+            Op::CallPtr { lhs, target, args } => lhs.iter().chain([target]).chain(args).collect(),
+            Op::Return(Some(e)) => vec![e],
+            Op::Return(None) | Op::Skip | Op::Havoc(_) | Op::Unsupported(_) => vec![],
+        }
+    }
+}
+
 /// An edge of a CFA: an operation and the source line it comes from.
 #[derive(Clone, Debug)]
 pub struct Edge {
@@ -450,6 +574,12 @@ pub struct Program {
     pub main: FuncId,
     /// The user's file name, for messages.
     pub file: String,
+    /// The sizes of `long` and pointers.
+    pub model: DataModel,
+    /// When `main` reads its parameters, which are modelled only up to a bound: the bound,
+    /// in words. A run that finds no violation then proves nothing beyond the bound, so no
+    /// engine may answer TRUE.
+    pub bounded_main_args: Option<String>,
 }
 
 impl Program {
@@ -468,9 +598,10 @@ impl Program {
         &self.structs[s.0 as usize]
     }
 
-    /// Size in bytes of a type (ILP32); functions and void count as 1 like GCC.
-    pub fn size_of(&self, ty: &Type) -> u32 {
-        layout::size_of(&self.structs, ty)
+    /// Size in bytes of a type in the program's data model; functions and void count as 1
+    /// like GCC.
+    pub fn size_of(&self, ty: &Type) -> u64 {
+        layout::size_of(&self.structs, self.model, ty)
     }
 
     /// Finds a function by name.
@@ -482,29 +613,30 @@ impl Program {
     }
 }
 
-/// ILP32 sizes and alignments.
+/// Sizes and alignments in a data model.
 pub mod layout {
-    use super::{StructDef, Type};
+    use super::{DataModel, StructDef, Type};
 
-    /// Size in bytes.
-    pub fn size_of(structs: &[StructDef], ty: &Type) -> u32 {
+    /// Size in bytes (saturating: an array too large for any address space has size
+    /// `u64::MAX`).
+    pub fn size_of(structs: &[StructDef], model: DataModel, ty: &Type) -> u64 {
         match ty {
             Type::Void | Type::Func => 1,
             Type::Int(i) => i.size(),
-            Type::Ptr(_) => 4,
+            Type::Ptr(_) => model.ptr_bytes(),
             Type::Struct(s) => structs[s.0 as usize].size,
-            Type::Array(t, n) => size_of(structs, t).saturating_mul(*n),
+            Type::Array(t, n) => size_of(structs, model, t).saturating_mul(*n),
         }
     }
 
     /// Alignment in bytes (i386 System V: 64-bit integers align to 4 inside structs).
-    pub fn align_of(structs: &[StructDef], ty: &Type) -> u32 {
+    pub fn align_of(structs: &[StructDef], model: DataModel, ty: &Type) -> u64 {
         match ty {
             Type::Void | Type::Func => 1,
-            Type::Int(i) => i.size().min(4),
-            Type::Ptr(_) => 4,
+            Type::Int(i) => model.int_align(i.size()),
+            Type::Ptr(_) => model.ptr_bytes(),
             Type::Struct(s) => structs[s.0 as usize].align.max(1),
-            Type::Array(t, _) => align_of(structs, t),
+            Type::Array(t, _) => align_of(structs, model, t),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! byte offset), or undefined. Blocks are shared copy-on-write between the states that
 //! exploration forks.
 
-use crate::ir::{FuncId, IntTy};
+use crate::ir::{FuncId, IntTy, StrLit};
 use crate::term::{Term, TermRef};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -67,13 +67,13 @@ pub struct Block {
     /// Storage kind.
     pub kind: BlockKind,
     /// Size in bytes.
-    pub size: u32,
+    pub size: u64,
     /// False after `free` or when its frame has returned.
     pub alive: bool,
     /// Whether bytes never written read as zero (calloc, globals).
     pub zeroed: bool,
     /// Cells by byte offset: value and size in bytes.
-    pub cells: BTreeMap<u32, (Val, u8)>,
+    pub cells: BTreeMap<u64, (Val, u8)>,
     /// The source line that allocated it.
     pub line: u32,
     /// A name for messages (variable name or `heap#n`).
@@ -90,7 +90,7 @@ pub enum Fault {
     /// Access to a stack block whose frame has returned.
     Dead(BlockId),
     /// Access outside the block's bounds.
-    OutOfBounds(BlockId, i64, u32),
+    OutOfBounds(BlockId, i64, u64),
     /// Dereference of a pointer that is not into memory (a function, an integer).
     NotMemory,
     /// Write to a string literal.
@@ -127,7 +127,7 @@ impl Memory {
     pub fn alloc(
         &mut self,
         kind: BlockKind,
-        size: u32,
+        size: u64,
         zeroed: bool,
         line: u32,
         name: &str,
@@ -153,19 +153,15 @@ impl Memory {
         id
     }
 
-    /// A read-only block holding a string literal's bytes and its terminating zero.
-    pub fn literal(&mut self, bytes: &[u8], line: u32) -> BlockId {
-        let id = self.alloc(
-            BlockKind::Literal,
-            bytes.len() as u32 + 1,
-            true,
-            line,
-            "string literal",
-        );
+    /// A read-only block holding a string literal's code units and its terminating zero.
+    pub fn literal(&mut self, lit: &StrLit, line: u32) -> BlockId {
+        let unit = lit.elem.size();
+        let size = (lit.units.len() as u64 + 1) * unit;
+        let id = self.alloc(BlockKind::Literal, size, true, line, "string literal");
         if let Some(b) = self.block_mut(id) {
-            for (i, c) in bytes.iter().enumerate() {
-                let v = Val::Int(Term::constant(i64::from(*c as i8), IntTy::CHAR));
-                b.cells.insert(i as u32, (v, 1));
+            for (i, c) in lit.units.iter().enumerate() {
+                let v = Val::Int(Term::constant(i64::from(*c), lit.elem));
+                b.cells.insert(i as u64 * unit, (v, unit as u8));
             }
         }
         id
@@ -193,8 +189,9 @@ impl Memory {
             .count()
     }
 
-    /// Checks that `size` bytes at `p` may be accessed.
-    pub fn check(&self, p: &Ptr, size: u32) -> Result<(BlockId, u32), Fault> {
+    /// Checks that `size` bytes at `p` may be accessed. Offsets are exact (they never wrap),
+    /// so an access far past a block is out of bounds whatever the address width.
+    pub fn check(&self, p: &Ptr, size: u64) -> Result<(BlockId, u64), Fault> {
         let (id, off) = match p {
             Ptr::Null => return Err(Fault::Null),
             Ptr::Undef => return Err(Fault::Uninit),
@@ -213,18 +210,18 @@ impl Memory {
                 Fault::Dead(id)
             });
         }
-        if off < 0 || off + i64::from(size) > i64::from(b.size) {
+        if off < 0 || i128::from(off) + i128::from(size) > i128::from(b.size) {
             return Err(Fault::OutOfBounds(id, off, size));
         }
-        Ok((id, off as u32))
+        Ok((id, off as u64))
     }
 
     /// Reads the cell of `size` bytes at a checked location: `None` if the bytes are covered
     /// only partly by a cell (a type-punned access).
-    pub fn read(&self, id: BlockId, off: u32, size: u32) -> Option<Val> {
+    pub fn read(&self, id: BlockId, off: u64, size: u64) -> Option<Val> {
         let b = self.block(id)?;
         if let Some((v, s)) = b.cells.get(&off) {
-            return (u32::from(*s) == size).then(|| v.clone());
+            return (u64::from(*s) == size).then(|| v.clone());
         }
         if overlapping(b, off, size).next().is_some() {
             return None;
@@ -240,12 +237,12 @@ impl Memory {
     }
 
     /// Writes a cell of `size` bytes at a checked location, replacing overlapping cells.
-    pub fn write(&mut self, id: BlockId, off: u32, size: u32, v: Val) -> Result<(), Fault> {
+    pub fn write(&mut self, id: BlockId, off: u64, size: u64, v: Val) -> Result<(), Fault> {
         let b = self.block_mut(id).ok_or(Fault::NotMemory)?;
         if b.kind == BlockKind::Literal {
             return Err(Fault::ReadOnly);
         }
-        let old: Vec<u32> = overlapping(b, off, size).collect();
+        let old: Vec<u64> = overlapping(b, off, size).collect();
         for o in old {
             b.cells.remove(&o);
         }
@@ -254,9 +251,9 @@ impl Memory {
     }
 
     /// Sets `size` bytes at a checked location to zero (memset with 0).
-    pub fn clear(&mut self, id: BlockId, off: u32, size: u32) {
+    pub fn clear(&mut self, id: BlockId, off: u64, size: u64) {
         if let Some(b) = self.block_mut(id) {
-            let old: Vec<u32> = overlapping(b, off, size).collect();
+            let old: Vec<u64> = overlapping(b, off, size).collect();
             for o in old {
                 b.cells.remove(&o);
             }
@@ -275,7 +272,7 @@ impl Memory {
     }
 
     /// The cells of `size` bytes at a checked location, relative to `off`.
-    pub fn cells_in(&self, id: BlockId, off: u32, size: u32) -> Vec<(u32, Val, u8)> {
+    pub fn cells_in(&self, id: BlockId, off: u64, size: u64) -> Vec<(u64, Val, u8)> {
         let Some(b) = self.block(id) else {
             return vec![];
         };
@@ -349,11 +346,11 @@ impl Memory {
     }
 }
 
-fn overlapping(b: &Block, off: u32, size: u32) -> impl Iterator<Item = u32> + '_ {
+fn overlapping(b: &Block, off: u64, size: u64) -> impl Iterator<Item = u64> + '_ {
     let end = off.saturating_add(size);
     b.cells
         .range(..end)
-        .filter(move |(o, (_, s))| **o + u32::from(*s) > off)
+        .filter(move |(o, (_, s))| **o + u64::from(*s) > off)
         .map(|(o, _)| *o)
 }
 

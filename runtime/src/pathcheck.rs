@@ -888,7 +888,7 @@ impl<'p> Enc<'p> {
         let mut out = vec![];
         for i in 0..self.prog.structs.len() {
             let s = self.prog.strukt(StructId(i as u32));
-            if s.complete && i64::from(s.size) <= size {
+            if s.complete && i128::from(s.size) <= i128::from(size) {
                 out.extend(self.zero_cells(&Type::Struct(StructId(i as u32)), at));
             }
         }
@@ -961,7 +961,7 @@ impl<'p> Enc<'p> {
             ExprKind::Deref(p) => self.eval(p).to_int(),
             ExprKind::Field(b, off, _) => {
                 let base = self.addr(b);
-                plus(&base, i64::from(*off))
+                plus(&base, i64::try_from(*off).unwrap_or(i64::MAX))
             }
             _ => Int::fresh_const("addr"),
         }
@@ -1061,12 +1061,12 @@ impl<'p> Enc<'p> {
             ExprKind::PtrAdd(p, i, size) => {
                 let base = self.eval(p).to_int();
                 let idx = self.eval(i).to_int();
-                let delta = Int::mul(&[idx, Int::from_i64(i64::from(*size))]);
+                let delta = Int::mul(&[idx, Int::from_u64(*size)]);
                 V::Ptr(Int::add(&[base, delta]))
             }
             ExprKind::PtrDiff(a, b, size) => {
                 let (x, y) = (self.eval(a).to_int(), self.eval(b).to_int());
-                let d = Int::sub(&[x, y]).div(Int::from_i64(i64::from((*size).max(1))));
+                let d = Int::sub(&[x, y]).div(Int::from_u64((*size).max(1)));
                 let it = int_ty(&e.ty);
                 V::Bv(d.to_ast(u32::from(it.bits)), it.signed)
             }
@@ -1219,15 +1219,16 @@ fn leaves(prog: &Program, ty: &Type, base: i64, out: &mut Vec<(MemKey, i64)>) ->
             for f in &prog.strukt(*s).fields {
                 if f.ty.is_scalar() {
                     out.push((MemKey::Field(*s, f.name.clone()), base));
-                } else if !leaves(prog, &f.ty, base + i64::from(f.offset), out) {
+                } else if !leaves(prog, &f.ty, base.saturating_add_unsigned(f.offset), out) {
                     return false;
                 }
             }
         }
         Type::Array(t, n) => {
-            let size = i64::from(prog.size_of(t));
-            for i in 0..i64::from(*n) {
-                if !leaves(prog, t, base + i * size, out) {
+            let size = prog.size_of(t);
+            for i in 0..*n {
+                let at = base.saturating_add_unsigned(i.saturating_mul(size));
+                if !leaves(prog, t, at, out) {
                     return false;
                 }
             }

@@ -27,7 +27,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
 /// Arrays of self-pointers longer than this are not expanded into fields.
-const MAX_ARRAY_FIELDS: u32 = 16;
+const MAX_ARRAY_FIELDS: u64 = 16;
 
 /// A self-pointer field of a recursive struct (a member of an array or nested struct is named
 /// `a[1]`, `s.next`).
@@ -36,7 +36,7 @@ pub struct SelfField {
     /// Field name.
     pub name: String,
     /// Byte offset in the struct.
-    pub offset: u32,
+    pub offset: u64,
 }
 
 /// A recursive struct type with its self-pointer fields.
@@ -49,7 +49,7 @@ pub struct RecursiveType {
     /// Self-pointer fields in declaration order.
     pub fields: Vec<SelfField>,
     /// The smallest block size that holds every self-pointer field.
-    pub min_size: u32,
+    pub min_size: u64,
 }
 
 /// The recursive struct types of a program, in definition order.
@@ -58,7 +58,8 @@ pub fn recursive_types(prog: &Program) -> Vec<RecursiveType> {
         .map(StructId)
         .filter_map(|id| {
             let fields = self_fields(prog, id, &Type::Struct(id), "", 0);
-            let min_size = fields.iter().map(|f| f.offset + 4).max()?;
+            let ptr = prog.model.ptr_bytes();
+            let min_size = fields.iter().map(|f| f.offset + ptr).max()?;
             Some(RecursiveType {
                 id,
                 name: prog.strukt(id).name.clone(),
@@ -70,7 +71,7 @@ pub fn recursive_types(prog: &Program) -> Vec<RecursiveType> {
 }
 
 /// The fields of type `struct me *` inside a value of type `ty` at `base`, named after `path`.
-fn self_fields(prog: &Program, me: StructId, ty: &Type, path: &str, base: u32) -> Vec<SelfField> {
+fn self_fields(prog: &Program, me: StructId, ty: &Type, path: &str, base: u64) -> Vec<SelfField> {
     match ty {
         Type::Ptr(t) if **t == Type::Struct(me) => vec![SelfField {
             name: path.to_string(),
@@ -178,7 +179,7 @@ enum Target {
 }
 
 /// What the pointer field at `offset` of block `b` points to.
-fn target(mem: &Memory, b: BlockId, offset: u32, ty: &RecursiveType) -> Target {
+fn target(mem: &Memory, b: BlockId, offset: u64, ty: &RecursiveType) -> Target {
     let Some(Val::Ptr(Ptr::Addr(t, off))) = mem.read(b, offset, 4) else {
         return Target::None;
     };

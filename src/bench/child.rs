@@ -111,6 +111,8 @@ impl Runner {
         args.push(pair.property_file.clone().into_os_string());
         args.push("--timeout".into());
         args.push(self.timeout_secs.to_string().into());
+        args.push("--data-model".into());
+        args.push(pair.data_model.clone().into());
         args.extend(self.extra_args.iter().cloned());
         args
     }
@@ -227,6 +229,7 @@ mod tests {
                 verdict: false,
                 subproperty: None,
             },
+            data_model: "LP64".to_string(),
         }
     }
 
@@ -247,7 +250,8 @@ mod tests {
         .run(&pair());
         assert_eq!(out.exit, Exit::Code(0));
         assert_eq!(out.verdict_line(), Some("FALSE(valid-deref)"));
-        let args = "verify suite/t.i --property props/valid-memsafety.prp --timeout 7";
+        let args =
+            "verify suite/t.i --property props/valid-memsafety.prp --timeout 7 --data-model LP64";
         assert_eq!(out.stdout.lines().nth(1), Some(args));
     }
 

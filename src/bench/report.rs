@@ -437,6 +437,7 @@ mod tests {
                 verdict,
                 subproperty: subproperty.map(str::to_string),
             },
+            data_model: "ILP32".to_string(),
         }
     }
 

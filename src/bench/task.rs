@@ -78,6 +78,8 @@ pub struct Pair {
     pub property_file: PathBuf,
     /// The expected verdict.
     pub expected: Expected,
+    /// The task's data model (`options: data_model:`), `ILP32` when absent.
+    pub data_model: String,
 }
 
 /// Property entries of task definitions that are not run.
@@ -126,6 +128,13 @@ struct RawTask {
     input_files: InputFiles,
     #[serde(default)]
     properties: Vec<RawProperty>,
+    #[serde(default)]
+    options: RawOptions,
+}
+
+#[derive(Deserialize, Default)]
+struct RawOptions {
+    data_model: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -158,6 +167,12 @@ pub fn parse_task(yml: &Path, text: &str) -> Result<TaskPairs, String> {
     if names.is_empty() {
         return Err("input_files is empty".to_string());
     }
+    let data_model = raw.options.data_model.unwrap_or_else(|| "ILP32".into());
+    if !matches!(data_model.as_str(), "ILP32" | "LP64") {
+        return Err(format!(
+            "unsupported data_model '{data_model}' (expected ILP32 or LP64)"
+        ));
+    }
     let dir = yml.parent().unwrap_or(Path::new(""));
     let inputs: Vec<PathBuf> = names.iter().map(|name| dir.join(name)).collect();
     let mut result = TaskPairs::default();
@@ -182,6 +197,7 @@ pub fn parse_task(yml: &Path, text: &str) -> Result<TaskPairs, String> {
             property,
             property_file,
             expected,
+            data_model: data_model.clone(),
         });
     }
     Ok(result)

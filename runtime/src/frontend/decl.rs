@@ -279,7 +279,7 @@ impl Lowerer<'_> {
     fn complete_array(&self, ty: Type, init: Option<&Node<Initializer>>) -> Type {
         match (ty, init.map(|i| &i.node)) {
             (Type::Array(t, 0), Some(Initializer::List(items))) => {
-                Type::Array(t, items.len() as u32)
+                Type::Array(t, items.len() as u64)
             }
             (t, _) => t,
         }
@@ -385,15 +385,35 @@ impl Lowerer<'_> {
                     ty: f.ty.clone(),
                 })
             }
-            Type::Array(t, n) if (pos as u32) < *n => {
-                Some(element(lv, t, pos as u32, self.size_of(t)))
+            Type::Array(t, n) if (pos as u64) < *n => {
+                Some(element(lv, t, pos as u64, self.size_of(t)))
             }
             _ => None,
         }
     }
 
-    /// Assigns zero to every scalar leaf of an aggregate (C's rule for partial initialisers).
+    /// Assigns zero to every scalar leaf of an aggregate (C's rule for partial initialisers);
+    /// an aggregate with many leaves is cleared by one `memset` instead.
     fn zero_fill(&mut self, lv: &Expr, line: u32) {
+        if leaf_count(&self.structs, &lv.ty) > MAX_ZERO_LEAVES {
+            let size = self.size_of(&lv.ty);
+            let args = vec![
+                Expr {
+                    kind: ExprKind::AddrOf(Box::new(lv.clone())),
+                    ty: Type::Void.ptr_to(),
+                },
+                Expr::int(0, IntTy::INT),
+                Expr::int(size as i64, self.model.size_t()),
+            ];
+            let callee = Callee::Builtin(Builtin::Memset);
+            let op = Op::Call {
+                lhs: None,
+                callee,
+                args,
+            };
+            self.emit(op, line);
+            return;
+        }
         if lv.ty.is_scalar() {
             let zero = Expr {
                 kind: ExprKind::Const(0),
@@ -421,13 +441,28 @@ impl Lowerer<'_> {
     }
 }
 
+/// Aggregates with more scalar leaves than this are zeroed by one `memset`.
+const MAX_ZERO_LEAVES: u64 = 64;
+
+/// The number of scalar leaves of a type (saturating).
+fn leaf_count(structs: &[StructDef], ty: &Type) -> u64 {
+    match ty {
+        Type::Struct(s) => structs[s.0 as usize]
+            .fields
+            .iter()
+            .fold(0u64, |n, f| n.saturating_add(leaf_count(structs, &f.ty))),
+        Type::Array(t, n) => leaf_count(structs, t).saturating_mul(*n),
+        _ => 1,
+    }
+}
+
 /// `lv[i]` for an array lvalue.
-fn element(lv: &Expr, elem: &Type, i: u32, size: u32) -> Expr {
+fn element(lv: &Expr, elem: &Type, i: u64, size: u64) -> Expr {
     let base = Expr {
         kind: ExprKind::AddrOf(Box::new(lv.clone())),
         ty: elem.clone().ptr_to(),
     };
-    let idx = Expr::int(i64::from(i), IntTy::INT);
+    let idx = Expr::int(i as i64, IntTy::new(64, false));
     let p = Expr {
         kind: ExprKind::PtrAdd(Box::new(base), Box::new(idx), size),
         ty: elem.clone().ptr_to(),

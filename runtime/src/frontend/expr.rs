@@ -32,7 +32,7 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
 }
 
 /// The return type of `__VERIFIER_nondet_<suffix>` when the program does not declare it.
-fn nondet_type(name: &str) -> Type {
+fn nondet_type(name: &str, model: DataModel) -> Type {
     let suffix = name.trim_start_matches("__VERIFIER_nondet_");
     let int = |bits, signed| Type::Int(IntTy::new(bits, signed));
     match suffix {
@@ -41,7 +41,10 @@ fn nondet_type(name: &str) -> Type {
         "uchar" => int(8, false),
         "short" => int(16, true),
         "ushort" => int(16, false),
-        "uint" | "unsigned" | "ulong" | "size_t" | "u32" => int(32, false),
+        "uint" | "unsigned" | "u32" => int(32, false),
+        "long" => Type::Int(model.long(true)),
+        "ulong" => Type::Int(model.long(false)),
+        "size_t" => Type::Int(model.size_t()),
         "longlong" => int(64, true),
         "ulonglong" => int(64, false),
         "pointer" => Type::Void.ptr_to(),
@@ -62,26 +65,35 @@ impl Lowerer<'_> {
         match &e.node {
             Expression::Identifier(id) => self.identifier(id),
             Expression::Constant(c) => self.constant(c),
-            Expression::StringLiteral(s) => Ok(Expr {
-                kind: ExprKind::Str(s.node.concat()),
-                ty: Type::Int(IntTy::CHAR).ptr_to(),
-            }),
+            Expression::StringLiteral(s) => match super::literal::string_literal(&s.node) {
+                Ok(lit) => Ok(Expr {
+                    ty: Type::Int(lit.elem).ptr_to(),
+                    kind: ExprKind::Str(std::sync::Arc::new(lit)),
+                }),
+                Err(why) => self.unsup(s.span, why),
+            },
             Expression::Member(m) => self.member(m),
             Expression::Call(c) => self.call(c, None, line),
             Expression::SizeOfTy(s) => {
                 let t = self.type_name(&s.node.0)?;
-                Ok(Expr::int(i64::from(self.size_of(&t)), IntTy::UINT))
+                self.size_constant(self.size_of(&t), s.span)
             }
             Expression::SizeOfVal(s) => {
-                let t = self.type_of_expr(&s.node.0)?;
-                Ok(Expr::int(i64::from(self.size_of(&t)), IntTy::UINT))
+                let t = match &s.node.0.node {
+                    // A string literal is an array: its size counts the terminating zero.
+                    Expression::StringLiteral(l) => match super::literal::string_literal(&l.node) {
+                        Ok(lit) => {
+                            Type::Array(Box::new(Type::Int(lit.elem)), lit.units.len() as u64 + 1)
+                        }
+                        Err(why) => return self.unsup(l.span, why),
+                    },
+                    _ => self.type_of_expr(&s.node.0)?,
+                };
+                self.size_constant(self.size_of(&t), s.span)
             }
             Expression::AlignOf(a) => {
                 let t = self.type_name(&a.node.0)?;
-                Ok(Expr::int(
-                    i64::from(layout::align_of(&self.structs, &t)),
-                    IntTy::UINT,
-                ))
+                self.size_constant(self.align_of(&t), a.span)
             }
             Expression::UnaryOperator(u) => self.unary(u, line),
             Expression::Cast(c) => {
@@ -104,6 +116,15 @@ impl Lowerer<'_> {
             Expression::CompoundLiteral(_) => self.unsup(e.span, "compound literals"),
             Expression::VaArg(_) => self.unsup(e.span, "va_arg"),
         }
+    }
+
+    /// A `size_t` constant (`sizeof`, `_Alignof`, `offsetof`).
+    fn size_constant(&self, v: u64, span: Span) -> Res<Expr> {
+        let t = self.model.size_t();
+        if crate::term::mask(v, t.bits) != v {
+            return self.unsup(span, "a size larger than the address space");
+        }
+        Ok(Expr::int(v as i64, t))
     }
 
     /// The type of an expression, without keeping its side effects (for `sizeof`).
@@ -135,7 +156,9 @@ impl Lowerer<'_> {
             Some(Symbol::Poison(why)) => self.unsup(id.span, format!("`{name}`: {why}")),
             None if matches!(name, "__PRETTY_FUNCTION__" | "__func__" | "__FUNCTION__") => {
                 Ok(Expr {
-                    kind: ExprKind::Str(name.into()),
+                    kind: ExprKind::Str(std::sync::Arc::new(super::literal::plain(
+                        self.current_function_name(),
+                    ))),
                     ty: Type::Int(IntTy::CHAR).ptr_to(),
                 })
             }
@@ -145,14 +168,14 @@ impl Lowerer<'_> {
 
     fn constant(&mut self, c: &Node<Constant>) -> Res<Expr> {
         match &c.node {
-            Constant::Integer(i) => int_constant(i).map_or_else(
+            Constant::Integer(i) => int_constant(i, self.model).map_or_else(
                 || self.unsup(c.span, format!("integer constant `{}`", i.number)),
                 Ok,
             ),
-            Constant::Character(s) => char_constant(s).map_or_else(
-                || self.unsup(c.span, format!("character constant {s}")),
-                |v| Ok(Expr::int(v, IntTy::INT)),
-            ),
+            Constant::Character(s) => match super::literal::char_constant(s) {
+                Ok((v, ty)) => Ok(Expr::int(v, ty)),
+                Err(why) => self.unsup(c.span, format!("character constant {s}: {why}")),
+            },
             Constant::Float(_) => self.unsup(c.span, "floating-point constants"),
         }
     }
@@ -305,7 +328,7 @@ impl Lowerer<'_> {
         let ret = match b {
             Builtin::Nondet => match self.lookup(name) {
                 Some(Symbol::Func(f)) => self.sigs[f.0 as usize].ret.clone().unwrap_or(Type::Void),
-                _ => nondet_type(name),
+                _ => nondet_type(name, self.model),
             },
             Builtin::Alloc(_) | Builtin::Memset | Builtin::Memcpy => Type::Void.ptr_to(),
             _ => Type::Void,
@@ -343,7 +366,7 @@ impl Lowerer<'_> {
         let mut out = vec![];
         for (a, w) in args.into_iter().zip(want) {
             out.push(match *w {
-                "size" => self.convert(a, &Type::Int(IntTy::UINT), span)?,
+                "size" => self.convert(a, &Type::Int(self.model.size_t()), span)?,
                 "ptr" => self.convert(a, &Type::Void.ptr_to(), span)?,
                 _ => self.scalar(a, span)?,
             });
@@ -475,7 +498,7 @@ impl Lowerer<'_> {
                 Ok(ptr_add(a.clone(), nb, self.size_of(t)))
             }
             (Type::Ptr(t), Type::Ptr(_)) => Ok(Expr {
-                ty: Type::Int(IntTy::INT),
+                ty: Type::Int(self.model.ptrdiff_t()),
                 kind: ExprKind::PtrDiff(Box::new(a.clone()), Box::new(b), self.size_of(t)),
             }),
             _ => self.arith(BinOp::Sub, a, b, span),
@@ -722,7 +745,7 @@ impl Lowerer<'_> {
 
     fn offset_of(&mut self, o: &Node<OffsetOfExpression>) -> Res<Expr> {
         let mut ty = self.type_name(&o.node.type_name)?;
-        let mut off = 0u32;
+        let mut off = 0u64;
         let mut names = vec![&o.node.designator.node.base];
         for m in &o.node.designator.node.members {
             match &m.node {
@@ -740,7 +763,7 @@ impl Lowerer<'_> {
             off += o2;
             ty = t;
         }
-        Ok(Expr::int(i64::from(off), IntTy::UINT))
+        self.size_constant(off, o.span)
     }
 
     /// Converts a value to type `to` as assignment and casts do.
@@ -917,7 +940,7 @@ fn zero_like(v: &Expr) -> Expr {
     }
 }
 
-fn ptr_add(p: Expr, i: Expr, size: u32) -> Expr {
+fn ptr_add(p: Expr, i: Expr, size: u64) -> Expr {
     let ty = p.ty.clone();
     Expr {
         kind: ExprKind::PtrAdd(Box::new(p), Box::new(i), size),
@@ -949,8 +972,9 @@ fn to_term(v: &Expr) -> Option<crate::term::TermRef> {
     })
 }
 
-/// Value of an integer literal with its C type (ILP32: `long` is 32 bits).
-fn int_constant(i: &Integer) -> Option<Expr> {
+/// Value of an integer literal with its C type: the first of the candidate types (C11
+/// 6.4.4.1) that holds the value; `long` has the data model's width.
+fn int_constant(i: &Integer, model: DataModel) -> Option<Expr> {
     let radix = match i.base {
         IntegerBase::Decimal => 10,
         IntegerBase::Octal => 8,
@@ -964,44 +988,37 @@ fn int_constant(i: &Integer) -> Option<Expr> {
         digits
     };
     let v = u64::from_str_radix(if digits.is_empty() { "0" } else { digits }, radix).ok()?;
-    let long64 = matches!(i.suffix.size, IntegerSize::LongLong);
-    let fits32s = v <= i32::MAX as u64;
-    let fits32u = v <= u32::MAX as u64;
     let decimal = radix == 10;
-    let ty = match (i.suffix.unsigned, long64) {
-        (false, false) if fits32s => IntTy::INT,
-        (false, false) if fits32u && !decimal => IntTy::UINT,
-        (true, false) if fits32u => IntTy::UINT,
-        (true, _) => IntTy::new(64, false),
-        (false, _) if v <= i64::MAX as u64 => IntTy::LLONG,
-        _ => IntTy::new(64, false),
+    let long = model.long(true).bits;
+    let rank = match i.suffix.size {
+        IntegerSize::Int => 32,
+        IntegerSize::Long => long,
+        IntegerSize::LongLong => 64,
     };
+    let mut candidates = vec![];
+    for bits in [32, long, 64] {
+        if bits < rank {
+            continue;
+        }
+        if !i.suffix.unsigned {
+            candidates.push(IntTy::new(bits, true));
+        }
+        if i.suffix.unsigned || !decimal {
+            candidates.push(IntTy::new(bits, false));
+        }
+    }
+    // GCC gives a decimal constant too large for `long long` the type `unsigned long long`.
+    candidates.push(IntTy::new(64, false));
+    let ty = candidates.into_iter().find(|t| fits(v, *t))?;
     Some(Expr::int(v as i64, ty))
 }
 
-/// Value of a character constant such as `'a'`, `'\n'`, `'\0'`, `'\x41'`.
-fn char_constant(s: &str) -> Option<i64> {
-    let inner = s.strip_prefix('\'')?.strip_suffix('\'')?;
-    let mut chars = inner.chars();
-    let c = chars.next()?;
-    if c != '\\' {
-        return (chars.next().is_none()).then_some(i64::from(c as u32 as i8));
-    }
-    let rest: String = chars.collect();
-    let v = match rest.as_str() {
-        "n" => 10,
-        "t" => 9,
-        "r" => 13,
-        "0" => 0,
-        "\\" => 92,
-        "'" => 39,
-        "\"" => 34,
-        "a" => 7,
-        "b" => 8,
-        "f" => 12,
-        "v" => 11,
-        r if r.starts_with('x') => i64::from_str_radix(&r[1..], 16).ok()?,
-        r => i64::from_str_radix(r, 8).ok()?,
+/// Whether `v` is a value of `t`.
+fn fits(v: u64, t: IntTy) -> bool {
+    let max = if t.signed {
+        (1u64 << (t.bits - 1)) - 1
+    } else {
+        crate::term::mask(u64::MAX, t.bits)
     };
-    Some(i64::from(v as u8 as i8))
+    v <= max
 }

@@ -9,6 +9,7 @@
 
 mod decl;
 mod expr;
+mod literal;
 mod source;
 mod stmt;
 mod types;
@@ -45,14 +46,28 @@ pub(crate) struct Unsup {
 
 type Res<T> = Result<T, Unsup>;
 
-/// Reads, preprocesses, parses and lowers a C file.
+/// Reads, preprocesses, parses and lowers a C file in the default data model (ILP32).
 pub fn load(path: &Path) -> Result<Program, FrontendError> {
-    let source = Source::load(path).map_err(|e| FrontendError { message: e.0 })?;
-    lower_source(&source, &path.display().to_string())
+    load_with(path, DataModel::default())
 }
 
-/// Parses and lowers preprocessed text (used by tests and by [`load`]).
+/// Reads, preprocesses, parses and lowers a C file in the given data model.
+pub fn load_with(path: &Path, model: DataModel) -> Result<Program, FrontendError> {
+    let source = Source::load(path).map_err(|e| FrontendError { message: e.0 })?;
+    lower_source_with(&source, &path.display().to_string(), model)
+}
+
+/// Parses and lowers preprocessed text in the default data model (used by tests).
 pub fn lower_source(source: &Source, file: &str) -> Result<Program, FrontendError> {
+    lower_source_with(source, file, DataModel::default())
+}
+
+/// Parses and lowers preprocessed text in the given data model.
+pub fn lower_source_with(
+    source: &Source,
+    file: &str,
+    model: DataModel,
+) -> Result<Program, FrontendError> {
     let config = lang_c::driver::Config::with_gcc();
     let parse = lang_c::driver::parse_preprocessed(&config, source.text.clone()).map_err(|e| {
         FrontendError {
@@ -65,7 +80,7 @@ pub fn lower_source(source: &Source, file: &str) -> Result<Program, FrontendErro
             ),
         }
     })?;
-    let mut lw = Lowerer::new(source, file);
+    let mut lw = Lowerer::new(source, file, model);
     lw.translation_unit(&parse.unit);
     lw.finish()
 }
@@ -120,6 +135,7 @@ struct SwitchCtx {
 pub(crate) struct Lowerer<'s> {
     src: &'s Source,
     file: String,
+    model: DataModel,
     structs: Vec<StructDef>,
     vars: Vec<VarInfo>,
     globals: Vec<VarId>,
@@ -131,10 +147,11 @@ pub(crate) struct Lowerer<'s> {
     init: FnBuilder,
     global_errors: Vec<Unsup>,
     temp_count: u32,
+    bounded_main_args: Option<String>,
 }
 
 impl<'s> Lowerer<'s> {
-    fn new(src: &'s Source, file: &str) -> Self {
+    fn new(src: &'s Source, file: &str, model: DataModel) -> Self {
         let mut init_cfa = DiGraph::new();
         let entry = init_cfa.add_node(Loc::default());
         let exit = init_cfa.add_node(Loc::default());
@@ -152,6 +169,7 @@ impl<'s> Lowerer<'s> {
         let mut lw = Lowerer {
             src,
             file: file.to_string(),
+            model,
             structs: vec![],
             vars: vec![],
             globals: vec![],
@@ -163,6 +181,7 @@ impl<'s> Lowerer<'s> {
             init,
             global_errors: vec![],
             temp_count: 0,
+            bounded_main_args: None,
         };
         lw.declare_function("__shapecheck_init", Sig::default(), 0);
         lw
@@ -185,6 +204,13 @@ impl<'s> Lowerer<'s> {
             Some(b) => b,
             None => &mut self.init,
         }
+    }
+
+    /// The name of the function being lowered (empty outside functions).
+    fn current_function_name(&self) -> &str {
+        self.fb
+            .as_ref()
+            .map_or("", |b| self.functions[b.id.0 as usize].name.as_str())
     }
 
     fn lookup(&self, name: &str) -> Option<&Symbol> {
@@ -290,6 +316,8 @@ impl<'s> Lowerer<'s> {
             functions: self.functions,
             main,
             file: self.file,
+            model: self.model,
+            bounded_main_args: self.bounded_main_args,
         })
     }
 
@@ -328,70 +356,200 @@ impl<'s> Lowerer<'s> {
         mark_loop_heads(&mut f.cfa, f.entry);
     }
 
-    /// `main(int argc, char **argv)` gets argc = 1 and argv = {"main", NULL}.
+    /// The arguments of `main`. Parameters it never reads get `1` and `{"main", NULL}`.
+    /// Otherwise `argc` is a nondeterministic value in `1..=MAIN_ARGC_MAX` and `argv[i]` for
+    /// `i < argc` a nondeterministic string of at most `MAIN_ARG_LEN` characters (`argv[argc]`
+    /// and the slots after it up to `MAIN_ARGC_MAX` are NULL); the bound is recorded in
+    /// [`Program::bounded_main_args`], so that no engine answers TRUE.
     fn main_args(&mut self, main: FuncId) -> Vec<Expr> {
         let params = self.sigs[main.0 as usize].params.clone();
-        let mut out = vec![];
-        for t in params {
-            match &t {
-                Type::Int(_) => out.push(Expr {
-                    kind: ExprKind::Const(1),
-                    ty: t,
-                }),
-                Type::Ptr(elem) => out.push(self.argv(elem, &t)),
-                _ => out.push(Expr {
+        let vars = self.functions[main.0 as usize].params.clone();
+        let used = vars.iter().any(|v| self.function_mentions(main, *v));
+        let argc = match params.first() {
+            Some(Type::Int(t)) if used => self.nondet_argc(*t),
+            Some(t) => Expr {
+                kind: ExprKind::Const(1),
+                ty: t.clone(),
+            },
+            None => return vec![],
+        };
+        let mut out = vec![argc.clone()];
+        for t in &params[1..] {
+            out.push(match t {
+                Type::Ptr(elem) if **elem == Type::Int(IntTy::CHAR).ptr_to() => {
+                    self.argv(t, (used && argc.is_lvalue()).then_some(&argc))
+                }
+                _ => Expr {
                     kind: ExprKind::Const(0),
-                    ty: t,
-                }),
-            }
+                    ty: t.clone(),
+                },
+            });
         }
         out
     }
 
-    /// A global `{"main", NULL}` array for `argv`.
-    fn argv(&mut self, elem: &Type, ptr: &Type) -> Expr {
-        let arr = self.temp(Type::Array(Box::new(elem.clone()), 2), 0);
-        let at = |i: i64| {
-            let base = Expr {
-                kind: ExprKind::AddrOf(Box::new(arr.clone())),
-                ty: ptr.clone(),
-            };
-            let idx = Expr::int(i, IntTy::INT);
-            let p = Expr {
-                kind: ExprKind::PtrAdd(Box::new(base), Box::new(idx), 4),
-                ty: ptr.clone(),
-            };
-            Expr {
-                kind: ExprKind::Deref(Box::new(p)),
-                ty: elem.clone(),
-            }
-        };
-        let name = Expr {
-            kind: ExprKind::Str("main".into()),
-            ty: elem.clone(),
-        };
+    /// Whether variable `v` occurs on an edge of function `f`.
+    fn function_mentions(&self, f: FuncId, v: VarId) -> bool {
+        let cfa = &self.functions[f.0 as usize].cfa;
+        cfa.edge_weights()
+            .any(|e| e.op.exprs().iter().any(|x| x.mentions(v)))
+    }
+
+    /// A global `argc` in `1..=MAIN_ARGC_MAX`, set by a nondeterministic input.
+    fn nondet_argc(&mut self, ty: IntTy) -> Expr {
+        self.bounded_main_args = Some(format!(
+            "main's arguments are modelled only up to argc = {MAIN_ARGC_MAX} and strings of \
+             {MAIN_ARG_LEN} characters"
+        ));
+        let argc = self.temp(Type::Int(ty), 0);
+        self.emit_nondet(&argc);
+        let le = |a: Expr, b: Expr| cmp(CmpOp::Le, a, b);
+        let lo = le(Expr::int(1, ty), argc.clone());
+        let hi = le(argc.clone(), Expr::int(MAIN_ARGC_MAX as i64, ty));
+        self.emit_assume(and(lo, hi));
+        argc
+    }
+
+    /// A global `argv` array: nondeterministic strings below `argc` (or `{"main"}` when
+    /// `argc` is the constant 1), NULL from `argc` on.
+    fn argv(&mut self, ptr: &Type, argc: Option<&Expr>) -> Expr {
+        let elem = Type::Int(IntTy::CHAR).ptr_to();
+        let slots = if argc.is_some() { MAIN_ARGC_MAX + 1 } else { 2 };
+        let arr = self.temp(Type::Array(Box::new(elem.clone()), slots), 0);
         let null = Expr {
             kind: ExprKind::Const(0),
             ty: elem.clone(),
         };
-        self.emit(
-            Op::Assign {
-                lhs: at(0),
-                rhs: name,
-            },
-            0,
-        );
-        self.emit(
-            Op::Assign {
-                lhs: at(1),
-                rhs: null,
-            },
-            0,
-        );
-        Expr {
-            kind: ExprKind::AddrOf(Box::new(arr)),
-            ty: ptr.clone(),
+        for i in 0..slots {
+            let slot = self.element_of(&arr, i);
+            let Some(argc) = argc else {
+                let name = Expr {
+                    kind: ExprKind::Str(std::sync::Arc::new(literal::plain("main"))),
+                    ty: elem.clone(),
+                };
+                self.emit_assign(slot, if i == 0 { name } else { null.clone() });
+                continue;
+            };
+            if i == MAIN_ARGC_MAX {
+                self.emit_assign(slot, null.clone());
+                continue;
+            }
+            let s = self.nondet_string();
+            let below = cmp(CmpOp::Lt, Expr::int(i as i64, IntTy::INT), argc.clone());
+            let (yes, no, join) = (self.new_node(), self.new_node(), self.new_node());
+            let from = self.cur();
+            let assume = |positive| Op::Assume {
+                cond: below.clone(),
+                positive,
+            };
+            self.add_edge(from, yes, assume(true), 0);
+            self.add_edge(from, no, assume(false), 0);
+            for (at, v) in [(yes, s), (no, null.clone())] {
+                self.set_cur(at);
+                self.emit_assign(slot.clone(), v);
+                self.jump(join, 0);
+            }
+            self.set_cur(join);
         }
+        Expr {
+            ty: ptr.clone(),
+            kind: ExprKind::AddrOf(Box::new(arr)),
+        }
+    }
+
+    /// A global `char[MAIN_ARG_LEN + 1]` holding a nondeterministic string (no character
+    /// after the first zero is nonzero); its address.
+    fn nondet_string(&mut self) -> Expr {
+        let n = MAIN_ARG_LEN + 1;
+        let arr = self.temp(Type::Array(Box::new(Type::Int(IntTy::CHAR)), n), 0);
+        let chars: Vec<Expr> = (0..n).map(|j| self.element_of(&arr, j)).collect();
+        for c in &chars[..MAIN_ARG_LEN as usize] {
+            self.emit_nondet(c);
+        }
+        self.emit_assign(
+            chars[MAIN_ARG_LEN as usize].clone(),
+            Expr::int(0, IntTy::CHAR),
+        );
+        for w in chars.windows(2).take(MAIN_ARG_LEN as usize - 1) {
+            let zero = Expr::int(0, IntTy::CHAR);
+            let a = cmp(CmpOp::Ne, w[0].clone(), zero.clone());
+            let b = cmp(CmpOp::Eq, w[1].clone(), zero);
+            let either = Expr {
+                ty: Type::Int(IntTy::INT),
+                kind: ExprKind::Binary(BinOp::Or, Box::new(a), Box::new(b)),
+            };
+            self.emit_assume(either);
+        }
+        let first = chars[0].clone();
+        Expr {
+            ty: Type::Int(IntTy::CHAR).ptr_to(),
+            kind: ExprKind::AddrOf(Box::new(first)),
+        }
+    }
+
+    /// `arr[i]` for an array lvalue.
+    fn element_of(&self, arr: &Expr, i: u64) -> Expr {
+        let Type::Array(elem, _) = &arr.ty else {
+            return arr.clone();
+        };
+        let size = self.size_of(elem);
+        let base = Expr {
+            kind: ExprKind::AddrOf(Box::new(arr.clone())),
+            ty: (**elem).clone().ptr_to(),
+        };
+        let p = Expr {
+            ty: base.ty.clone(),
+            kind: ExprKind::PtrAdd(
+                Box::new(base),
+                Box::new(Expr::int(i as i64, IntTy::INT)),
+                size,
+            ),
+        };
+        Expr {
+            kind: ExprKind::Deref(Box::new(p)),
+            ty: (**elem).clone(),
+        }
+    }
+
+    fn emit_assign(&mut self, lhs: Expr, rhs: Expr) {
+        self.emit(Op::Assign { lhs, rhs }, 0);
+    }
+
+    fn emit_nondet(&mut self, lhs: &Expr) {
+        let op = Op::Call {
+            lhs: Some(lhs.clone()),
+            callee: Callee::Builtin(Builtin::Nondet),
+            args: vec![],
+        };
+        self.emit(op, 0);
+    }
+
+    fn emit_assume(&mut self, cond: Expr) {
+        let op = Op::Call {
+            lhs: None,
+            callee: Callee::Builtin(Builtin::Assume),
+            args: vec![cond],
+        };
+        self.emit(op, 0);
+    }
+}
+
+/// The largest `argc` the model of `main`'s arguments gives.
+const MAIN_ARGC_MAX: u64 = 3;
+/// The longest string the model of `main`'s arguments gives.
+const MAIN_ARG_LEN: u64 = 8;
+
+fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
+    Expr {
+        kind: ExprKind::Cmp(op, Box::new(a), Box::new(b)),
+        ty: Type::Int(IntTy::INT),
+    }
+}
+
+fn and(a: Expr, b: Expr) -> Expr {
+    Expr {
+        ty: Type::Int(IntTy::INT),
+        kind: ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)),
     }
 }
 
@@ -445,7 +603,7 @@ mod tests {
             "struct s { char c; int *p; long long x; short h; };\nint main(void) { return sizeof(struct s); }\n",
         );
         let s = &p.structs[0];
-        let offs: Vec<u32> = s.fields.iter().map(|f| f.offset).collect();
+        let offs: Vec<u64> = s.fields.iter().map(|f| f.offset).collect();
         assert_eq!(offs, vec![0, 4, 8, 16]);
         assert_eq!(s.size, 20);
     }

@@ -1,5 +1,5 @@
 //! Type resolution: lang-c declaration specifiers and declarators to [`Type`]s, struct and
-//! union layouts (ILP32), enums, and the usual arithmetic conversions.
+//! union layouts (in the program's data model), enums, and the usual arithmetic conversions.
 
 use super::{Lowerer, Res, Sig, Symbol};
 use crate::ir::*;
@@ -86,6 +86,8 @@ impl Lowerer<'_> {
             16
         } else if longs >= 2 {
             64
+        } else if longs == 1 {
+            self.model.long(true).bits
         } else {
             32
         };
@@ -170,7 +172,7 @@ impl Lowerer<'_> {
             ArraySize::Unknown => 0,
             ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
                 match self.const_eval(e) {
-                    Some(n) if n >= 0 => n as u32,
+                    Some(n) if n >= 0 => n as u64,
                     _ => return self.unsup(span, "variable-length arrays"),
                 }
             }
@@ -281,14 +283,18 @@ impl Lowerer<'_> {
 
     fn layout(&mut self, id: StructId, fields: Vec<(String, Type, bool)>) {
         let is_union = self.structs[id.0 as usize].is_union;
-        let (mut off, mut size, mut align) = (0u32, 0u32, 1u32);
+        let (mut off, mut size, mut align) = (0u64, 0u64, 1u64);
         let mut out = vec![];
         for (name, ty, bitfield) in fields {
-            let a = layout::align_of(&self.structs, &ty);
-            let s = layout::size_of(&self.structs, &ty);
+            let a = layout::align_of(&self.structs, self.model, &ty);
+            let s = layout::size_of(&self.structs, self.model, &ty);
             align = align.max(a);
-            let at = if is_union { 0 } else { off.div_ceil(a) * a };
-            off = at + s;
+            let at = if is_union {
+                0
+            } else {
+                off.div_ceil(a).saturating_mul(a)
+            };
+            off = at.saturating_add(s);
             size = size.max(off);
             let name = if bitfield {
                 format!("{name}:bitfield")
@@ -304,7 +310,7 @@ impl Lowerer<'_> {
         let def = &mut self.structs[id.0 as usize];
         def.fields = out;
         def.align = align;
-        def.size = size.div_ceil(align) * align;
+        def.size = size.div_ceil(align).saturating_mul(align);
         def.complete = true;
     }
 
@@ -324,7 +330,7 @@ impl Lowerer<'_> {
     }
 
     /// Finds a field by name, looking into anonymous members; returns its offset and type.
-    pub(super) fn find_field(&self, s: StructId, name: &str) -> Option<(u32, Type)> {
+    pub(super) fn find_field(&self, s: StructId, name: &str) -> Option<(u64, Type)> {
         for f in &self.structs[s.0 as usize].fields {
             if f.name == name {
                 return Some((f.offset, f.ty.clone()));
@@ -340,8 +346,13 @@ impl Lowerer<'_> {
     }
 
     /// Size of a type in this unit's layout.
-    pub(super) fn size_of(&self, ty: &Type) -> u32 {
-        layout::size_of(&self.structs, ty)
+    pub(super) fn size_of(&self, ty: &Type) -> u64 {
+        layout::size_of(&self.structs, self.model, ty)
+    }
+
+    /// Alignment of a type in this unit's layout.
+    pub(super) fn align_of(&self, ty: &Type) -> u64 {
+        layout::align_of(&self.structs, self.model, ty)
     }
 }
 

@@ -604,7 +604,7 @@ impl<'a> Transfer<'a> {
             };
         };
         let s = match (self.analysed_ptr(&lhs.ty), lhs.ty.pointee(), size) {
-            (Some(s), _, Some(n)) if n >= self.prog.size_of(&Type::Struct(s)) => s,
+            (Some(s), _, Some(n)) if u64::from(n) >= self.prog.size_of(&Type::Struct(s)) => s,
             (None, Some(Type::Void), Some(n))
                 if n < RAW_SIZE_LIMIT && self.v.vars.iter().any(|x| x.strukt == RAW) =>
             {
@@ -642,7 +642,7 @@ impl<'a> Transfer<'a> {
         let Some((size, zeroed)) = raw_info(g.ty[u]) else {
             return true;
         };
-        if size < self.prog.size_of(&Type::Struct(s)) {
+        if u64::from(size) < self.prog.size_of(&Type::Struct(s)) {
             return false;
         }
         g.ty[u] = s;
