@@ -106,8 +106,8 @@ pub fn run(args: &ClassifyArgs) -> ExitCode {
         .map(|t| classify(&spec, compiled, t))
         .collect();
     match args.format {
-        Format::Text => print!("{}", text(args, &spec, &coll, &types)),
-        Format::Json => println!("{:#}", json(args, &spec, &coll, &types)),
+        Format::Text => crate::guard::print(&text(args, &spec, &coll, &types)),
+        Format::Json => crate::outln!("{:#}", json(args, &spec, &coll, &types)),
     }
     ExitCode::SUCCESS
 }

@@ -8,6 +8,7 @@
 
 mod bench;
 mod classify;
+mod guard;
 mod prove;
 mod spec_cmd;
 mod specs;
@@ -18,7 +19,10 @@ use shapecheck_runtime::property::PropertySet;
 use shapecheck_runtime::{cfa, frontend, report};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+#[global_allocator]
+static ALLOC: guard::CountingAlloc = guard::CountingAlloc;
 
 #[derive(Parser)]
 #[command(
@@ -67,9 +71,13 @@ struct VerifyArgs {
     /// (or valid-deref, valid-free, valid-memtrack).
     #[arg(long, default_value = "unreach-call")]
     check: String,
-    /// Time limit in seconds (UNKNOWN when reached).
-    #[arg(long)]
-    timeout: Option<f64>,
+    /// Time limit in seconds for the whole run, front end included (UNKNOWN when reached).
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<Seconds>,
+    /// Memory limit in MB (UNKNOWN when reached); default: three quarters of the machine's
+    /// memory.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    memory_limit: Option<u64>,
     /// The data model: ILP32 (32-bit long and pointers) or LP64 (64-bit).
     #[arg(long, value_enum, default_value_t = Model::Ilp32)]
     data_model: Model,
@@ -130,27 +138,64 @@ enum Format {
     Json,
 }
 
+/// A time limit: a positive number of seconds; `None` when it is too large to matter.
+#[derive(Clone, Copy, Debug)]
+struct Seconds(Option<Duration>);
+
+fn parse_seconds(s: &str) -> Result<Seconds, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!("`{s}` is not a positive, finite number of seconds"));
+    }
+    Ok(Seconds(
+        Duration::try_from_secs_f64(v)
+            .ok()
+            .filter(|d| d.as_secs() < 1 << 32),
+    ))
+}
+
 fn main() -> ExitCode {
+    let start = Instant::now();
     let cli = Cli::parse();
     match cli.command {
         Command::Bench(args) => bench::run(&args),
         Command::Cfa { file, dot } => show_cfa(&file, dot),
         Command::Spec(c) => spec_cmd::run(&c),
-        Command::Classify(args) => on_big_stack(move || classify::run(&args)),
-        Command::Verify(args) => on_big_stack(move || verify(&args)),
-        Command::Table1(args) => on_big_stack(move || prove::table1(&args)),
+        Command::Classify(args) => on_big_stack(guard::Style::Silent, move || classify::run(&args)),
+        Command::Verify(args) => {
+            let style = match args.format {
+                Format::Text => guard::Style::Text,
+                Format::Json => guard::Style::Json,
+            };
+            let memory = args.memory_limit.or_else(guard::default_memory_mb);
+            guard::start(style, start, args.timeout.and_then(|t| t.0), memory);
+            on_big_stack(style, move || verify(&args))
+        }
+        Command::Table1(args) => on_big_stack(guard::Style::Silent, move || prove::table1(&args)),
     }
 }
 
-/// Runs `f` on a thread with a large stack (deeply nested C expressions recurse deeply).
-fn on_big_stack(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
+/// Runs `f` on a thread with a large stack (deeply nested C expressions recurse deeply); a
+/// panic is an internal failure: exit code 3, and for `verify` the verdict line `UNKNOWN`.
+fn on_big_stack(style: guard::Style, f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
     std::thread::Builder::new()
         .stack_size(256 << 20)
         .spawn(f)
         .ok()
         .and_then(|h| h.join().ok())
         .unwrap_or_else(|| {
-            println!("UNKNOWN\nreason: internal error (see stderr)");
+            match style {
+                guard::Style::Text => {
+                    guard::print_verdict("UNKNOWN\nreason: internal error (see stderr)\n")
+                }
+                guard::Style::Json => guard::print_verdict(
+                    "{\"verdict\":\"UNKNOWN\",\"reasons\":[\"internal error (see stderr)\"]}\n",
+                ),
+                guard::Style::Silent => {}
+            }
             ExitCode::from(3)
         })
 }
@@ -158,7 +203,7 @@ fn on_big_stack(f: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
 fn show_cfa(file: &std::path::Path, dot: bool) -> ExitCode {
     match frontend::load(file) {
         Ok(p) => {
-            print!("{}", if dot { cfa::dot(&p) } else { cfa::listing(&p) });
+            guard::print(&if dot { cfa::dot(&p) } else { cfa::listing(&p) });
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -197,12 +242,9 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         max_steps: args.max_steps,
         max_path: args.max_path,
         max_heap: args.max_heap,
-        timeout: args
-            .timeout
-            .filter(|t| *t > 0.0)
-            .map(Duration::from_secs_f64),
+        timeout: shapecheck_runtime::budget::remaining(),
     };
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     // Auto: a short explicit-heap run (bugs are usually shallow), then the lazy shape
     // analysis, then, if both are undecided, the explicit engine with the full budget.
     let shape = args.engine != Engine::Explicit && prove::supported(&checks);
@@ -219,8 +261,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         Engine::Shape => report::Report::undecided(&checks, "explicit-heap engine not run"),
         _ => report::verify(&prog, &checks, first),
     };
-    let remaining =
-        |start: std::time::Instant| limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    let remaining = |_: Instant| shapecheck_runtime::budget::remaining();
     if matches!(r.verdict, report::Verdict::Unknown(_)) && args.engine != Engine::Explicit {
         if shape {
             let budget = remaining(start).map(|t| if staged { t / 2 } else { t });
@@ -251,8 +292,8 @@ fn verify(args: &VerifyArgs) -> ExitCode {
     r.seconds = start.elapsed().as_secs_f64();
     r.seal(&prog);
     match args.format {
-        Format::Text => print!("{}", r.text(&prog)),
-        Format::Json => println!("{}", r.json()),
+        Format::Text => guard::print_verdict(&r.text(&prog)),
+        Format::Json => guard::print_verdict(&format!("{}\n", r.json())),
     }
     ExitCode::SUCCESS
 }

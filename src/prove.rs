@@ -279,7 +279,7 @@ pub fn table1(args: &TableArgs) -> ExitCode {
     let mut programs: Vec<(String, String)> = vec![("fig1".into(), String::new())];
     programs.extend(PAPER.iter().map(|p| (p.0.to_string(), String::new())));
     let mut out = String::new();
-    println!(
+    crate::outln!(
         "{:<26} {:>8} {:>9} | {:<52} {:>11} {:>9} | paper: {:>8} {:<11} {:>8} {:>8} {:>8}",
         "program",
         "max",
@@ -316,7 +316,7 @@ pub fn table1(args: &TableArgs) -> ExitCode {
             failures.push(format!("{name}: {}", lazy_reason(&c)));
         }
         let paper = PAPER.iter().find(|p| p.0 == name);
-        println!(
+        crate::outln!(
             "{:<26} {:>8} {:>8.2}s | {:<52} {:>11} {:>8.2}s | paper: {:>8} {:<11} {:>8} {:>8} {:>8}",
             name,
             verdict_word(&a),
@@ -361,7 +361,7 @@ pub fn table1(args: &TableArgs) -> ExitCode {
             }
         }
     }
-    print!("{out}");
+    crate::guard::print(&out);
     ExitCode::SUCCESS
 }
 

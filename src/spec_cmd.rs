@@ -33,7 +33,7 @@ fn check(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for f in files {
         match crate::specs::load_file(f) {
-            Ok(spec) => println!(
+            Ok(spec) => crate::outln!(
                 "{}: ok ({} predicates, {} invariants, {} structures)",
                 f.display(),
                 spec.predicates.len(),
@@ -64,6 +64,6 @@ fn show(file: Option<&std::path::Path>) -> ExitCode {
         },
         None => crate::specs::standard(),
     };
-    print!("{}", shapecheck_dsl::print::show_ir(&spec));
+    crate::guard::print(&shapecheck_dsl::print::show_ir(&spec));
     ExitCode::SUCCESS
 }

@@ -203,10 +203,14 @@ impl<'p> Explorer<'p> {
                 self.limits.max_steps
             ));
         }
+        if let Err(e) = crate::budget::check() {
+            return Some(format!("bound reached: {e}"));
+        }
         match self.limits.timeout {
-            Some(t) if self.start.elapsed() >= t => {
-                Some(format!("bound reached: time limit of {} s", t.as_secs()))
-            }
+            Some(t) if self.start.elapsed() >= t => Some(format!(
+                "bound reached: time limit of {:.1} s",
+                t.as_secs_f64()
+            )),
             _ => None,
         }
     }

@@ -233,7 +233,7 @@ impl<'a> Lazy<'a> {
     }
 
     fn deadline(&self) -> Option<Instant> {
-        self.cfg.timeout.map(|t| self.start + t)
+        crate::budget::earlier(self.cfg.timeout.map(|t| self.start + t))
     }
 
     /// Algorithm 1, ModelCheck.
@@ -389,8 +389,12 @@ impl<'a> Lazy<'a> {
             d: self.cfg.min_nodes,
             ..sample::Config::default()
         };
+        let ten = Duration::from_secs(10);
+        let left = self
+            .deadline()
+            .map(|d| d.saturating_duration_since(Instant::now()));
         let limits = Limits {
-            timeout: Some(Duration::from_secs(10)),
+            timeout: Some(left.map_or(ten, |l| l.min(ten))),
             ..Limits::default()
         };
         sample::collect(self.prog, cfg, limits)

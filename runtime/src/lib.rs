@@ -2,6 +2,7 @@
 //! property checks, the SMT layer, concrete replay of counterexamples, and reports.
 #![forbid(unsafe_code)]
 
+pub mod budget;
 pub mod cfa;
 pub mod exec;
 pub mod explore;

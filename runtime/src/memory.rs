@@ -177,6 +177,18 @@ impl Memory {
         self.blocks.iter().map(|(i, b)| (*i, &**b))
     }
 
+    /// The blocks of `self` that are not shared with `old` (new or written since `old` was
+    /// cloned from the same memory): cheap, since unchanged blocks are the same allocation.
+    pub fn changed_since<'a>(
+        &'a self,
+        old: &'a Memory,
+    ) -> impl Iterator<Item = (BlockId, &'a Block)> + 'a {
+        self.blocks
+            .iter()
+            .filter(|(i, b)| old.blocks.get(i).is_none_or(|ob| !Rc::ptr_eq(ob, b)))
+            .map(|(i, b)| (*i, &**b))
+    }
+
     fn block_mut(&mut self, id: BlockId) -> Option<&mut Block> {
         self.blocks.get_mut(&id).map(Rc::make_mut)
     }

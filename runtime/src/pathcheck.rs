@@ -333,7 +333,10 @@ fn explain(prog: &Program, path: &[PathStep], end: &PathEnd, k: usize) -> Core {
 fn solve(recs: &[StepRec], background: &[Bool]) -> Option<Vec<usize>> {
     let solver = Solver::new();
     let mut params = Params::new();
-    params.set_u32("timeout", SOLVER_TIMEOUT_MS);
+    params.set_u32(
+        "timeout",
+        crate::budget::solver_timeout_ms(SOLVER_TIMEOUT_MS),
+    );
     solver.set_params(&params);
     for b in background {
         solver.assert(b);
@@ -366,7 +369,8 @@ fn solve(recs: &[StepRec], background: &[Bool]) -> Option<Vec<usize>> {
     };
     let mut j = 0;
     let mut budget = MAX_SHRINK_CHECKS;
-    let deadline = Instant::now() + SHRINK_TIME;
+    let deadline =
+        crate::budget::earlier(Some(Instant::now() + SHRINK_TIME)).unwrap_or_else(Instant::now);
     while j < core.len() && budget > 0 && Instant::now() < deadline {
         budget -= 1;
         let trial: Vec<usize> = core

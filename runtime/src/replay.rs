@@ -134,7 +134,7 @@ fn step(
 /// The cells and blocks that differ between two memories.
 pub fn diff(old: &Memory, new: &Memory) -> Vec<String> {
     let mut out = vec![];
-    for (id, b) in new.blocks() {
+    for (id, b) in new.changed_since(old) {
         match old.block(id) {
             None if b.kind == crate::memory::BlockKind::Heap => {
                 out.push(format!("new block {} ({} bytes)", b.name, b.size));

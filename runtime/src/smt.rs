@@ -43,6 +43,14 @@ thread_local! {
 }
 
 fn check_with(solver: &Solver, conds: &[TermRef]) -> Answer {
+    if crate::budget::check().is_err() {
+        return Answer::Unknown("the run's budget is exhausted".into());
+    }
+    if crate::budget::get().deadline.is_some() {
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", crate::budget::solver_timeout_ms(u32::MAX));
+        solver.set_params(&params);
+    }
     let mut enc = Encoder::default();
     for c in conds {
         let bv = enc.encode(c);

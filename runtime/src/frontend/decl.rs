@@ -96,6 +96,14 @@ impl Lowerer<'_> {
                 v
             }
         };
+        if init.is_some() || !specs.is_extern {
+            self.extern_only.remove(&v);
+        } else if !self.defined.contains(&v) {
+            self.extern_only.insert(v);
+        }
+        if init.is_some() || !specs.is_extern {
+            self.defined.insert(v);
+        }
         if let Some(init) = init {
             if let Type::Array(_, 0) = self.vars[v.0 as usize].ty {
                 self.vars[v.0 as usize].ty = r.ty;

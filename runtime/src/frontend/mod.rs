@@ -148,6 +148,10 @@ pub(crate) struct Lowerer<'s> {
     global_errors: Vec<Unsup>,
     temp_count: u32,
     bounded_main_args: Option<String>,
+    /// Globals declared only with `extern` so far.
+    extern_only: std::collections::BTreeSet<VarId>,
+    /// Globals with a definition (an initialiser or a declaration without `extern`).
+    defined: std::collections::HashSet<VarId>,
 }
 
 impl<'s> Lowerer<'s> {
@@ -182,6 +186,8 @@ impl<'s> Lowerer<'s> {
             global_errors: vec![],
             temp_count: 0,
             bounded_main_args: None,
+            extern_only: Default::default(),
+            defined: Default::default(),
         };
         lw.declare_function("__shapecheck_init", Sig::default(), 0);
         lw
@@ -327,6 +333,7 @@ impl<'s> Lowerer<'s> {
         if let Some(e) = self.global_errors.first().cloned() {
             self.emit(Op::Unsupported(e.msg), e.line);
         }
+        self.undefined_externs();
         let line = self.functions[main.0 as usize].line;
         let args = self.main_args(main);
         let line = line.max(1);
@@ -386,6 +393,31 @@ impl<'s> Lowerer<'s> {
             });
         }
         out
+    }
+
+    /// `extern` variables that no declaration of the file defines hold whatever another
+    /// translation unit put there: integers get nondeterministic values; variables holding
+    /// pointers cannot be modelled, so a program that uses one stops with UNKNOWN.
+    fn undefined_externs(&mut self) {
+        let undefined: Vec<VarId> = self.extern_only.iter().copied().collect();
+        for v in undefined {
+            let info = &self.vars[v.0 as usize];
+            if only_integers(&self.structs, &info.ty) {
+                let line = info.line;
+                self.emit(Op::Havoc(v), line);
+                continue;
+            }
+            let used =
+                (1..self.functions.len()).any(|f| self.function_mentions(FuncId(f as u32), v));
+            if used {
+                let msg = format!(
+                    "extern variable `{}` with no definition in this file holds pointers",
+                    info.name
+                );
+                let line = info.line;
+                self.emit(Op::Unsupported(msg), line);
+            }
+        }
     }
 
     /// Whether variable `v` occurs on an edge of function `f`.
@@ -538,6 +570,19 @@ impl<'s> Lowerer<'s> {
 const MAIN_ARGC_MAX: u64 = 3;
 /// The longest string the model of `main`'s arguments gives.
 const MAIN_ARG_LEN: u64 = 8;
+
+/// Whether every scalar inside a type is an integer.
+fn only_integers(structs: &[StructDef], ty: &Type) -> bool {
+    match ty {
+        Type::Int(_) => true,
+        Type::Array(t, _) => only_integers(structs, t),
+        Type::Struct(s) => structs[s.0 as usize]
+            .fields
+            .iter()
+            .all(|f| only_integers(structs, &f.ty)),
+        Type::Void | Type::Ptr(_) | Type::Func => false,
+    }
+}
 
 fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
     Expr {

@@ -202,6 +202,9 @@ impl<'a> Art<'a> {
             if bounds.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Ending::Incomplete(vec!["bound reached: time limit".into()]);
             }
+            if let Err(e) = crate::budget::check() {
+                return Ending::Incomplete(vec![format!("bound reached: {e}")]);
+            }
             let key = self.keys[self.nodes[id].key].clone();
             let cfa = &self.t.prog.func(key.func).cfa;
             let edges: Vec<EdgeIndex> = cfa.edges(key.loc).map(|e| e.id()).collect();
@@ -724,6 +727,7 @@ impl<'a> Art<'a> {
     fn recheck_nodes(&self, range: std::ops::Range<usize>) -> Result<usize, String> {
         let mut transitions = 0;
         for node in &self.nodes[range] {
+            crate::budget::check().map_err(|e| format!("{e} reached during the re-check"))?;
             let key = &self.keys[node.key];
             let cfa = &self.t.prog.func(key.func).cfa;
             for e in cfa.edges(key.loc).map(|e| e.id()) {
