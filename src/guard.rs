@@ -101,10 +101,10 @@ pub fn print_verdict(s: &str) {
 
 fn write_stdout(bytes: &[u8]) {
     let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(bytes).and_then(|_| out.flush()) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            exit_now(0);
-        }
+    if let Err(e) = out.write_all(bytes).and_then(|_| out.flush())
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        exit_now(0);
     }
 }
 
