@@ -290,7 +290,6 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         r.stats = again.stats;
     }
     r.seconds = start.elapsed().as_secs_f64();
-    r.seal(&prog);
     match args.format {
         Format::Text => guard::print_verdict(&r.text(&prog)),
         Format::Json => guard::print_verdict(&format!("{}\n", r.json())),

@@ -99,6 +99,8 @@ pub struct Exec<'p> {
     pub checks: &'p PropertySet,
     /// Concrete inputs for replay; `None` during symbolic exploration.
     pub inputs: Option<&'p [i64]>,
+    /// The caveats (`__shapecheck_caveat`) the runs so far went through.
+    pub caveats: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 impl<'p> Exec<'p> {
@@ -293,20 +295,66 @@ impl<'p> Exec<'p> {
             );
             vars.insert(v, b);
         }
+        let extra: Vec<(Val, Type)> = args
+            .iter()
+            .zip(&vals)
+            .skip(func.params.len())
+            .map(|(a, v)| (v.clone(), a.ty.clone()))
+            .collect();
         for (&p, v) in func.params.iter().zip(vals) {
             let ty = &self.prog.var(p).ty;
             let v = self.coerce(v, ty, line)?;
             let ptr = Ptr::Addr(vars[&p], 0);
             self.store(st, &ptr, ty, v, line)?;
         }
+        let mut allocas = vec![];
+        if let Some(area) = func.va_area {
+            let block = self.va_block(st, &extra, line)?;
+            allocas.push(block);
+            let ty = &self.prog.var(area).ty;
+            self.store(
+                st,
+                &Ptr::Addr(vars[&area], 0),
+                ty,
+                Val::Ptr(Ptr::Addr(block, 0)),
+                line,
+            )?;
+        }
         st.frames.push(Frame {
             func: f,
             loc: func.entry,
             vars: Rc::new(vars),
-            allocas: vec![],
+            allocas,
             call_edge: Some(e),
         });
         Ok(())
+    }
+
+    /// The block of a variadic call's extra arguments, one slot each (see
+    /// [`layout::va_slot`]), released when the callee returns.
+    fn va_block(&self, st: &mut State, extra: &[(Val, Type)], line: u32) -> Ev<BlockId> {
+        let model = self.prog.model;
+        let slots: Vec<u64> = extra
+            .iter()
+            .map(|(_, t)| layout::va_slot(model, self.prog.size_of(t)))
+            .collect();
+        let size = slots.iter().sum::<u64>();
+        let b = st
+            .mem
+            .alloc(BlockKind::Stack, size, false, line, "variadic arguments");
+        let mut off = 0;
+        for ((v, t), slot) in extra.iter().zip(slots) {
+            if !t.is_scalar() {
+                return Err(stop(
+                    line,
+                    "unsupported: an aggregate passed as a variadic argument",
+                ));
+            }
+            let v = self.coerce(v.clone(), t, line)?;
+            self.store(st, &Ptr::Addr(b, off as i64), t, v, line)?;
+            off += slot;
+        }
+        Ok(b)
     }
 
     /// Returns from the innermost frame: pops it, stores the result, checks memtrack; from the
@@ -396,6 +444,12 @@ impl<'p> Exec<'p> {
             Builtin::Free => self.free(&mut st, &args[0], line).map(|_| None),
             Builtin::Memset => self.memset(&mut st, lhs, args, line).map(|_| None),
             Builtin::Memcpy => self.memcpy(&mut st, lhs, args, line).map(|_| None),
+            Builtin::Caveat => {
+                let why = args.first().and_then(Expr::literal_text);
+                let why = why.unwrap_or_else(|| format!("a caveat at line {line}"));
+                self.caveats.borrow_mut().insert(why);
+                Ok(None)
+            }
         };
         match r {
             Ok(Some(o)) => vec![o],

@@ -146,6 +146,7 @@ impl<'p> Explorer<'p> {
                 prog,
                 checks,
                 inputs: None,
+                caveats: Default::default(),
             },
             limits,
             queue: BinaryHeap::new(),
@@ -183,6 +184,9 @@ impl<'p> Explorer<'p> {
                 break;
             }
         }
+        // A complete exploration through a caveat proves nothing beyond it.
+        self.incomplete
+            .extend(self.exec.caveats.borrow().iter().cloned());
         if self.incomplete.is_empty() {
             Outcome::Complete
         } else {

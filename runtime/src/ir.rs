@@ -395,6 +395,20 @@ impl Expr {
         self.visit(&mut |e| found |= matches!(e.kind, ExprKind::Var(x) if x == v));
         found
     }
+
+    /// The text of a string literal expression (`None` for any other expression).
+    pub fn literal_text(&self) -> Option<String> {
+        match &self.kind {
+            ExprKind::Str(s) => Some(
+                s.units
+                    .iter()
+                    .map(|u| char::from_u32(*u).unwrap_or('?'))
+                    .collect(),
+            ),
+            ExprKind::Cast(e) => e.literal_text(),
+            _ => None,
+        }
+    }
 }
 
 /// How a heap or stack block is allocated.
@@ -440,6 +454,10 @@ pub enum Builtin {
     Memset,
     /// `memcpy(d, s, n)`.
     Memcpy,
+    /// `__shapecheck_caveat("why")`: the run goes on, but what follows is modelled only up
+    /// to the bound or under the assumption the literal states, so an engine whose
+    /// exploration reaches it may answer FALSE but not TRUE.
+    Caveat,
 }
 
 /// The target of a call.
@@ -546,6 +564,9 @@ pub struct Function {
     pub exit: NodeIndex,
     /// Whether the function has a body.
     pub defined: bool,
+    /// For a variadic definition: the hidden `char *` local that the caller sets to the
+    /// block holding the arguments after the named parameters (`va_start` reads it).
+    pub va_area: Option<VarId>,
     /// Definition line.
     pub line: u32,
 }
@@ -576,10 +597,6 @@ pub struct Program {
     pub file: String,
     /// The sizes of `long` and pointers.
     pub model: DataModel,
-    /// When `main` reads its parameters, which are modelled only up to a bound: the bound,
-    /// in words. A run that finds no violation then proves nothing beyond the bound, so no
-    /// engine may answer TRUE.
-    pub bounded_main_args: Option<String>,
 }
 
 impl Program {
@@ -627,6 +644,13 @@ pub mod layout {
             Type::Struct(s) => structs[s.0 as usize].size,
             Type::Array(t, n) => size_of(structs, model, t).saturating_mul(*n),
         }
+    }
+
+    /// The bytes a variadic argument of `size` bytes occupies in the argument block: its
+    /// size rounded up to a whole number of pointer-sized slots.
+    pub fn va_slot(model: DataModel, size: u64) -> u64 {
+        let p = model.ptr_bytes();
+        size.div_ceil(p).max(1).saturating_mul(p)
     }
 
     /// Alignment in bytes (i386 System V: 64-bit integers align to 4 inside structs).

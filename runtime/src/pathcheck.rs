@@ -224,6 +224,7 @@ fn follow(prog: &Program, checks: &PropertySet, path: &[PathStep]) -> Followed {
         prog,
         checks,
         inputs: None,
+        caveats: Default::default(),
     };
     let last = path.len() - 1;
     let mut states = vec![exec.initial()];
@@ -733,6 +734,7 @@ impl<'p> Enc<'p> {
                 }
             }
             Builtin::Error(_) | Builtin::Abort | Builtin::Exit | Builtin::Free => {}
+            Builtin::Caveat => {}
             Builtin::Alloc(kind) => {
                 self.allocs += 1;
                 let a = Int::from_i64(self.allocs * ALLOC_STRIDE);

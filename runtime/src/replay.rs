@@ -50,6 +50,7 @@ pub fn replay(
         prog,
         checks,
         inputs: Some(inputs),
+        caveats: Default::default(),
     };
     let mut st = exec.initial();
     let mut out = Replay {

@@ -73,17 +73,6 @@ impl Report {
         }
     }
 
-    /// The last word on the verdict before it is printed: a TRUE of a program whose `main`
-    /// arguments are modelled only up to a bound proves nothing beyond the bound, so it
-    /// becomes UNKNOWN with that bound as the reason.
-    pub fn seal(&mut self, prog: &Program) {
-        if let (Verdict::True, Some(bound)) = (&self.verdict, &prog.bounded_main_args) {
-            self.verdict =
-                Verdict::Unknown(vec![format!("no violation within the bound, but {bound}")]);
-            self.lazy = None;
-        }
-    }
-
     /// Adds a note.
     pub fn note(&mut self, n: &str) {
         self.notes.push(n.to_string());

@@ -44,6 +44,7 @@ impl Lowerer<'_> {
             entry,
             exit: entry,
             defined: false,
+            va_area: None,
             line,
         });
         self.sigs.push(sig);
@@ -157,11 +158,20 @@ impl Lowerer<'_> {
             Ok(d) => d,
             Err(e) => return self.poison_one(&fd.node.declarator, &e),
         };
-        let sig = declared.sig.unwrap_or_default();
+        let mut sig = declared.sig.unwrap_or_default();
+        let kr = kr_parameters(&fd.node.declarator).map(|ids| self.kr_types(ids, fd));
+        if let Some(Ok(params)) = &kr {
+            sig.params = params.iter().map(|(_, t, _)| t.clone()).collect();
+            sig.unsupported = None;
+            sig.variadic = false;
+        }
         let id = self.declare_function(&name, sig.clone(), line);
         self.sigs[id.0 as usize] = sig.clone();
         self.begin_function(id, &sig, line);
-        let params = self.bind_params(id, &fd.node.declarator);
+        let params = match kr {
+            Some(Ok(params)) => self.bind_kr_params(id, params),
+            _ => self.bind_params(id, &fd.node.declarator),
+        };
         self.statement(&fd.node.statement);
         self.end_function(id, params, line);
     }
@@ -188,6 +198,57 @@ impl Lowerer<'_> {
         if let Some(why) = &sig.unsupported {
             self.emit(Op::Unsupported(format!("function with {why}")), line);
         }
+        self.functions[id.0 as usize].va_area = sig.variadic.then(|| {
+            let ty = Type::Int(IntTy::CHAR).ptr_to();
+            let v = self.new_var("__va_area", ty, VarKind::Local(id), line);
+            self.functions[id.0 as usize].locals.push(v);
+            v
+        });
+    }
+
+    /// The parameters of a K&R definition `f(a, b) int a; char *b; { ... }`: each name with
+    /// its type from the declaration list (`int` when it has none) and its line.
+    fn kr_types(
+        &mut self,
+        ids: &[Node<Identifier>],
+        fd: &Node<FunctionDefinition>,
+    ) -> Res<Vec<(String, Type, u32)>> {
+        let mut declared = HashMap::new();
+        for d in &fd.node.declarations {
+            let specs = Specs::of_decl(&d.node.specifiers);
+            let base = self.base_type(&specs, d.span)?;
+            for id in &d.node.declarators {
+                let r = self.declarator(base.clone(), &id.node.declarator)?;
+                if let Some((name, _)) = r.name {
+                    declared.insert(name, r.ty);
+                }
+            }
+        }
+        Ok(ids
+            .iter()
+            .map(|id| {
+                let ty = declared
+                    .remove(&id.node.name)
+                    .unwrap_or(Type::Int(IntTy::INT));
+                let ty = match ty {
+                    Type::Array(t, _) => t.ptr_to(),
+                    Type::Func => Type::Func.ptr_to(),
+                    t => t,
+                };
+                (id.node.name.clone(), ty, self.line(id.span))
+            })
+            .collect())
+    }
+
+    fn bind_kr_params(&mut self, id: FuncId, params: Vec<(String, Type, u32)>) -> Vec<VarId> {
+        let mut out = vec![];
+        for (name, ty, line) in params {
+            let v = self.new_var(&name, ty, VarKind::Local(id), line);
+            self.functions[id.0 as usize].locals.push(v);
+            self.bind(&name, Symbol::Var(v));
+            out.push(v);
+        }
+        out
     }
 
     /// Creates and binds the parameter variables of a definition.
@@ -499,6 +560,19 @@ fn function_declarator(d: &Node<Declarator>) -> Option<&FunctionDeclarator> {
     }
     d.node.derived.iter().find_map(|dd| match &dd.node {
         DerivedDeclarator::Function(f) => Some(&f.node),
+        _ => None,
+    })
+}
+
+/// The identifier list of a K&R function declarator with parameters, if it is one.
+fn kr_parameters(d: &Node<Declarator>) -> Option<&[Node<Identifier>]> {
+    if let DeclaratorKind::Declarator(inner) = &d.node.kind.node
+        && let Some(ids) = kr_parameters(inner)
+    {
+        return Some(ids);
+    }
+    d.node.derived.iter().find_map(|dd| match &dd.node {
+        DerivedDeclarator::KRFunction(ids) if !ids.is_empty() => Some(ids.as_slice()),
         _ => None,
     })
 }

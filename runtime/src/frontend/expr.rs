@@ -26,6 +26,7 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "exit" | "_exit" => Builtin::Exit,
         "memset" | "__builtin_memset" => Builtin::Memset,
         "memcpy" | "__builtin_memcpy" | "memmove" => Builtin::Memcpy,
+        "__shapecheck_caveat" => Builtin::Caveat,
         n if n.starts_with("__VERIFIER_nondet_") => Builtin::Nondet,
         _ => return None,
     })
@@ -114,7 +115,7 @@ impl Lowerer<'_> {
             Expression::OffsetOf(o) => self.offset_of(o),
             Expression::GenericSelection(_) => self.unsup(e.span, "_Generic selection"),
             Expression::CompoundLiteral(_) => self.unsup(e.span, "compound literals"),
-            Expression::VaArg(_) => self.unsup(e.span, "va_arg"),
+            Expression::VaArg(v) => self.va_arg(v, line),
         }
     }
 
@@ -223,6 +224,9 @@ impl Lowerer<'_> {
         if let Expression::Identifier(id) = &c.node.callee.node {
             let name = id.node.name.clone();
             let declared = self.lookup(&name).cloned();
+            if name.starts_with("__builtin_va_") && declared.is_none() {
+                return self.va_builtin(&name, c, line);
+            }
             if let Some(b) = builtin(&name) {
                 return self.builtin_call(b, &name, c, dest, line);
             }
@@ -295,6 +299,76 @@ impl Lowerer<'_> {
             line,
         );
         Ok(lhs.unwrap_or(Expr::int(0, IntTy::INT)))
+    }
+
+    /// `va_start(ap, last)`, `va_end(ap)` and `va_copy(dst, src)`: `va_start` points `ap` at
+    /// the block of variadic arguments the caller filled (the hidden `__va_area` local).
+    fn va_builtin(&mut self, name: &str, c: &Node<CallExpression>, line: u32) -> Res<Expr> {
+        let args = &c.node.arguments;
+        let void = Expr {
+            kind: ExprKind::Const(0),
+            ty: Type::Void,
+        };
+        match (name, args.len()) {
+            ("__builtin_va_start", 1 | 2) => {
+                let ap = self.expr(&args[0])?;
+                let f = self.fb.as_ref().map(|b| b.id);
+                let area = f.and_then(|f| self.functions[f.0 as usize].va_area);
+                let Some(area) = area else {
+                    return self.unsup(c.span, "`va_start` outside a variadic function");
+                };
+                let v = Expr {
+                    ty: self.vars[area.0 as usize].ty.clone(),
+                    kind: ExprKind::Var(area),
+                };
+                self.store(&ap, v, c.span, line)?;
+                Ok(void)
+            }
+            ("__builtin_va_end", 1) => {
+                self.rvalue(&args[0])?;
+                Ok(void)
+            }
+            ("__builtin_va_copy", 2) => {
+                let dst = self.expr(&args[0])?;
+                let src = self.rvalue(&args[1])?;
+                self.store(&dst, src, c.span, line)?;
+                Ok(void)
+            }
+            _ => self.unsup(c.span, format!("`{name}`")),
+        }
+    }
+
+    /// `va_arg(ap, T)`: the next slot of the argument block read as a `T`; `ap` moves past
+    /// it.
+    fn va_arg(&mut self, v: &Node<VaArgExpression>, line: u32) -> Res<Expr> {
+        let ap = self.expr(&v.node.va_list)?;
+        let ty = self.type_name(&v.node.type_name)?;
+        if !ap.is_lvalue() || !matches!(ap.ty, Type::Ptr(_)) {
+            return self.unsup(v.span, "`va_arg` on something that is not a `va_list`");
+        }
+        if !ty.is_scalar() {
+            return self.unsup(v.span, "`va_arg` of an aggregate type");
+        }
+        let at = Expr {
+            ty: ty.clone().ptr_to(),
+            kind: ExprKind::Cast(Box::new(ap.clone())),
+        };
+        let value = Expr {
+            ty: ty.clone(),
+            kind: ExprKind::Deref(Box::new(at)),
+        };
+        let t = self.temp(ty.clone(), line);
+        self.emit(
+            Op::Assign {
+                lhs: t.clone(),
+                rhs: value,
+            },
+            line,
+        );
+        let slot = layout::va_slot(self.model, self.size_of(&ty));
+        let next = ptr_add(ap.clone(), Expr::int(slot as i64, IntTy::INT), 1);
+        self.emit(Op::Assign { lhs: ap, rhs: next }, line);
+        Ok(t)
     }
 
     /// Where a call's result is stored: the caller's destination or a temporary.

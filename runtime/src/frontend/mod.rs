@@ -147,7 +147,6 @@ pub(crate) struct Lowerer<'s> {
     init: FnBuilder,
     global_errors: Vec<Unsup>,
     temp_count: u32,
-    bounded_main_args: Option<String>,
     /// Globals declared only with `extern` so far.
     extern_only: std::collections::BTreeSet<VarId>,
     /// Globals with a definition (an initialiser or a declaration without `extern`).
@@ -185,7 +184,6 @@ impl<'s> Lowerer<'s> {
             init,
             global_errors: vec![],
             temp_count: 0,
-            bounded_main_args: None,
             extern_only: Default::default(),
             defined: Default::default(),
         };
@@ -323,7 +321,6 @@ impl<'s> Lowerer<'s> {
             main,
             file: self.file,
             model: self.model,
-            bounded_main_args: self.bounded_main_args,
         })
     }
 
@@ -366,8 +363,8 @@ impl<'s> Lowerer<'s> {
     /// The arguments of `main`. Parameters it never reads get `1` and `{"main", NULL}`.
     /// Otherwise `argc` is a nondeterministic value in `1..=MAIN_ARGC_MAX` and `argv[i]` for
     /// `i < argc` a nondeterministic string of at most `MAIN_ARG_LEN` characters (`argv[argc]`
-    /// and the slots after it up to `MAIN_ARGC_MAX` are NULL); the bound is recorded in
-    /// [`Program::bounded_main_args`], so that no engine answers TRUE.
+    /// and the slots after it up to `MAIN_ARGC_MAX` are NULL); a caveat states the bound, so
+    /// that no engine answers TRUE.
     fn main_args(&mut self, main: FuncId) -> Vec<Expr> {
         let params = self.sigs[main.0 as usize].params.clone();
         let vars = self.functions[main.0 as usize].params.clone();
@@ -429,10 +426,19 @@ impl<'s> Lowerer<'s> {
 
     /// A global `argc` in `1..=MAIN_ARGC_MAX`, set by a nondeterministic input.
     fn nondet_argc(&mut self, ty: IntTy) -> Expr {
-        self.bounded_main_args = Some(format!(
+        let why = format!(
             "main's arguments are modelled only up to argc = {MAIN_ARGC_MAX} and strings of \
              {MAIN_ARG_LEN} characters"
-        ));
+        );
+        let op = Op::Call {
+            lhs: None,
+            callee: Callee::Builtin(Builtin::Caveat),
+            args: vec![Expr {
+                kind: ExprKind::Str(std::sync::Arc::new(literal::plain(&why))),
+                ty: Type::Int(IntTy::CHAR).ptr_to(),
+            }],
+        };
+        self.emit(op, 0);
         let argc = self.temp(Type::Int(ty), 0);
         self.emit_nondet(&argc);
         let le = |a: Expr, b: Expr| cmp(CmpOp::Le, a, b);

@@ -96,6 +96,10 @@ impl Lowerer<'_> {
     }
 
     fn typedef_type(&self, id: &Node<Identifier>) -> Res<Type> {
+        if id.node.name == "__builtin_va_list" {
+            // The variadic arguments are a block of slots; a `va_list` points into it.
+            return Ok(Type::Int(IntTy::CHAR).ptr_to());
+        }
         match self.lookup(&id.node.name) {
             Some(Symbol::Typedef(t)) => Ok(t.clone()),
             _ => self.unsup(id.span, format!("unknown type name `{}`", id.node.name)),

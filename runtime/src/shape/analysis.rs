@@ -420,6 +420,12 @@ impl<'a> Art<'a> {
                     "line {line}: unsupported by the shape analysis: memset/memcpy"
                 )));
             }
+            Builtin::Caveat => {
+                let why = args.first().and_then(Expr::literal_text);
+                return Err(Succ::Stop(
+                    why.unwrap_or_else(|| format!("a caveat at line {line}")),
+                ));
+            }
         })
     }
 
