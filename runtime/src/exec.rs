@@ -148,10 +148,10 @@ impl<'p> Exec<'p> {
         let Some((_, target)) = f.cfa.edge_endpoints(e) else {
             return vec![];
         };
+        let line = self.report_line(&st, edge.line);
         if let Some(t) = st.frames.last_mut() {
             t.loc = target;
         }
-        let line = edge.line;
         let r = match &edge.op {
             Op::Call {
                 lhs,
@@ -168,6 +168,20 @@ impl<'p> Exec<'p> {
             Ok(None) => vec![self.after(st, line)],
             Err(h) => vec![halt(st, h)],
         }
+    }
+
+    /// The line that messages about an edge name: its own, or inside the C library the line
+    /// of the program's call into it.
+    fn report_line(&self, st: &State, line: u32) -> u32 {
+        let mut call = None;
+        for fr in st.frames.iter().rev() {
+            let f = self.prog.func(fr.func);
+            if !f.library {
+                return call.map_or(line, |e: EdgeIndex| f.cfa[e].line);
+            }
+            call = fr.call_edge;
+        }
+        line
     }
 
     /// Operations with exactly one outcome.
@@ -444,6 +458,23 @@ impl<'p> Exec<'p> {
             Builtin::Free => self.free(&mut st, &args[0], line).map(|_| None),
             Builtin::Memset => self.memset(&mut st, lhs, args, line).map(|_| None),
             Builtin::Memcpy => self.memcpy(&mut st, lhs, args, line).map(|_| None),
+            Builtin::BlockSize => self.block_size(&mut st, lhs, args, line).map(|_| None),
+            Builtin::Unsupported => {
+                let what = args
+                    .first()
+                    .and_then(Expr::literal_text)
+                    .unwrap_or_default();
+                Err(stop(line, &format!("unsupported: {what}")))
+            }
+            Builtin::External => {
+                let name = args
+                    .first()
+                    .and_then(Expr::literal_text)
+                    .unwrap_or_default();
+                let b = st.mem.alloc(BlockKind::External, 0, false, line, &name);
+                self.set_result(&mut st, lhs, Val::Ptr(Ptr::Addr(b, 0)), line)
+                    .map(|_| None)
+            }
             Builtin::Caveat => {
                 let why = args.first().and_then(Expr::literal_text);
                 let why = why.unwrap_or_else(|| format!("a caveat at line {line}"));
@@ -569,10 +600,29 @@ impl<'p> Exec<'p> {
     }
 
     fn free(&self, st: &mut State, arg: &Expr, line: u32) -> Ev<()> {
+        if let Some(b) = self.heap_block(st, arg, "free", line)? {
+            st.mem.kill(b);
+        }
+        Ok(())
+    }
+
+    /// `__shapecheck_block_size(p)`: the size of the heap block `p` is the start of.
+    fn block_size(&self, st: &mut State, lhs: Option<&Expr>, args: &[Expr], line: u32) -> Ev<()> {
+        let size = match self.heap_block(st, &args[0], "realloc", line)? {
+            Some(b) => st.mem.block(b).map_or(0, |b| b.size),
+            None => 0,
+        };
+        let v = Term::constant(size as i64, self.prog.model.size_t());
+        self.set_result(st, lhs, Val::Int(v), line)
+    }
+
+    /// The live heap block whose start `arg` points to, as `free` and `realloc` require (a
+    /// valid-free violation otherwise); `None` for NULL.
+    fn heap_block(&self, st: &mut State, arg: &Expr, what: &str, line: u32) -> Ev<Option<BlockId>> {
         let p = match self.eval(st, arg, line)? {
             Val::Ptr(p) => p,
             Val::Int(t) if t.as_const() == Some(0) => Ptr::Null,
-            _ => return Err(stop(line, "free of a non-pointer value")),
+            _ => return Err(stop(line, &format!("{what} of a non-pointer value"))),
         };
         let bad = |msg: String| {
             Halt::Violation(Violation {
@@ -582,39 +632,41 @@ impl<'p> Exec<'p> {
             })
         };
         let (b, off) = match p {
-            Ptr::Null => return Ok(()),
+            Ptr::Null => return Ok(None),
             Ptr::Addr(b, off) => (b, off),
             Ptr::Undef => {
-                return Err(self.gate(bad("free of an uninitialised pointer".into()), line));
+                return Err(self.gate(bad(format!("{what} of an uninitialised pointer")), line));
             }
             other => {
                 return Err(self.gate(
-                    bad(format!("free of {other}, which is not a heap block")),
+                    bad(format!("{what} of {other}, which is not a heap block")),
                     line,
                 ));
             }
         };
         let blk = st.mem.block(b).cloned();
         let Some(blk) = blk else {
-            return Err(stop(line, "free of an unknown block"));
+            return Err(stop(line, &format!("{what} of an unknown block")));
         };
         let err = if blk.kind != BlockKind::Heap {
-            Some(format!("free of `{}`, which is not on the heap", blk.name))
+            Some(format!(
+                "{what} of `{}`, which is not on the heap",
+                blk.name
+            ))
         } else if !blk.alive {
             Some(format!(
                 "double free of {} (allocated at line {})",
                 blk.name, blk.line
             ))
         } else if off != 0 {
-            Some(format!("free of a pointer {off} bytes into {}", blk.name))
+            Some(format!("{what} of a pointer {off} bytes into {}", blk.name))
         } else {
             None
         };
         if let Some(msg) = err {
             return Err(self.gate(bad(msg), line));
         }
-        st.mem.kill(b);
-        Ok(())
+        Ok(Some(b))
     }
 
     fn memset(&self, st: &mut State, lhs: Option<&Expr>, args: &[Expr], line: u32) -> Ev<()> {
@@ -635,19 +687,16 @@ impl<'p> Exec<'p> {
         let n = self.alloc_size(st, &args[2..], line)?;
         let (sb, so) = self.checked(st, &s, n, line)?;
         let (db, dof) = self.checked(st, &d, n, line)?;
-        if st.mem.block(sb).is_some_and(|b| b.zeroed) {
-            return Err(stop(
-                line,
-                "unsupported: memcpy from zero-initialised memory",
-            ));
+        if st
+            .mem
+            .block(db)
+            .is_some_and(|b| b.kind == BlockKind::Literal)
+        {
+            return Err(self.fault(Fault::ReadOnly, line));
         }
-        let cells = st.mem.cells_in(sb, so, n);
-        st.mem.clear(db, dof, n);
-        for (o, v, sz) in cells {
-            st.mem
-                .write(db, dof + o, u64::from(sz), v)
-                .map_err(|f| self.fault(f, line))?;
-        }
+        st.mem
+            .copy(sb, so, db, dof, n)
+            .map_err(|why| stop(line, &format!("unsupported: memcpy: {why}")))?;
         self.set_result(st, lhs, Val::Ptr(d), line)
     }
 
@@ -872,6 +921,14 @@ impl<'p> Exec<'p> {
             Fault::NotMemory => "dereference of a pointer that is not into memory".to_string(),
             Fault::ReadOnly => "write to a string literal".to_string(),
             Fault::Uninit => "dereference of an uninitialised pointer".to_string(),
+            Fault::External(b) => {
+                return stop(
+                    line,
+                    &format!(
+                        "unsupported: access to blk{b}, an object defined outside the program"
+                    ),
+                );
+            }
         };
         self.gate(
             Halt::Violation(Violation {

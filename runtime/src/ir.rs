@@ -454,6 +454,15 @@ pub enum Builtin {
     Memset,
     /// `memcpy(d, s, n)`.
     Memcpy,
+    /// `__shapecheck_block_size(p)`: the size of the heap block `p` points to the start of
+    /// (what `realloc` copies); a `p` that `free` would reject is a valid-free violation.
+    BlockSize,
+    /// `__shapecheck_unsupported("what")`: a construct the library does not model; the run
+    /// stops there, as at an unsupported construct of the program.
+    Unsupported,
+    /// `__shapecheck_external("name")`: a pointer to an object defined outside the program
+    /// (an `extern` pointer such as `stderr` with no definition); accessing it stops the run.
+    External,
     /// `__shapecheck_caveat("why")`: the run goes on, but what follows is modelled only up
     /// to the bound or under the assumption the literal states, so an engine whose
     /// exploration reaches it may answer FALSE but not TRUE.
@@ -567,6 +576,9 @@ pub struct Function {
     /// For a variadic definition: the hidden `char *` local that the caller sets to the
     /// block holding the arguments after the named parameters (`va_start` reads it).
     pub va_area: Option<VarId>,
+    /// Whether the body comes from shapecheck's C library (`frontend/libc.c`): violations in
+    /// it are reported at the program's call, and traces show the call only.
+    pub library: bool,
     /// Definition line.
     pub line: u32,
 }

@@ -59,6 +59,8 @@ pub enum BlockKind {
     Global,
     /// A string literal (read-only).
     Literal,
+    /// An object defined outside the program (`stderr`): its content is not modelled.
+    External,
 }
 
 /// A block of memory.
@@ -97,6 +99,8 @@ pub enum Fault {
     ReadOnly,
     /// Dereference of an uninitialised pointer.
     Uninit,
+    /// Access to an object defined outside the program, whose content is not modelled.
+    External(BlockId),
 }
 
 /// The heap and stack storage of one state. Equality and hashing look at the blocks only: the
@@ -215,6 +219,9 @@ impl Memory {
             None if id != 0 && id <= self.next => return Err(Fault::Dead(id)),
             None => return Err(Fault::NotMemory),
         };
+        if b.kind == BlockKind::External {
+            return Err(Fault::External(id));
+        }
         if !b.alive {
             return Err(if b.kind == BlockKind::Heap {
                 Fault::Freed(id)
@@ -228,15 +235,19 @@ impl Memory {
         Ok((id, off as u64))
     }
 
-    /// Reads the cell of `size` bytes at a checked location: `None` if the bytes are covered
-    /// only partly by a cell (a type-punned access).
+    /// Reads the cell of `size` bytes at a checked location. A read that other cells cover in
+    /// part (a type-punned access) assembles the bytes of constant integers (little-endian)
+    /// and of zeroed gaps; it is `None` when a covering cell holds a symbolic value or a
+    /// pointer.
     pub fn read(&self, id: BlockId, off: u64, size: u64) -> Option<Val> {
         let b = self.block(id)?;
-        if let Some((v, s)) = b.cells.get(&off) {
-            return (u64::from(*s) == size).then(|| v.clone());
+        if let Some((v, s)) = b.cells.get(&off)
+            && u64::from(*s) == size
+        {
+            return Some(v.clone());
         }
         if overlapping(b, off, size).next().is_some() {
-            return None;
+            return assemble(b, off, size);
         }
         Some(if b.zeroed {
             Val::Int(Term::constant(
@@ -283,15 +294,61 @@ impl Memory {
         }
     }
 
-    /// The cells of `size` bytes at a checked location, relative to `off`.
-    pub fn cells_in(&self, id: BlockId, off: u64, size: u64) -> Vec<(u64, Val, u8)> {
-        let Some(b) = self.block(id) else {
-            return vec![];
-        };
-        b.cells
-            .range(off..off.saturating_add(size))
-            .map(|(o, (v, s))| (o - off, v.clone(), *s))
-            .collect()
+    /// Copies `n` bytes from `(src, so)` to `(dst, dof)` (checked locations; they may
+    /// overlap, as for `memmove`): the cells inside the range, the constant bytes of cells
+    /// that stick out of it, and zeros for the gaps of a zeroed source. `Err` with the reason
+    /// when a cell that sticks out holds a symbolic value or a pointer, or when a zeroed
+    /// source has too many gaps.
+    pub fn copy(
+        &mut self,
+        src: BlockId,
+        so: u64,
+        dst: BlockId,
+        dof: u64,
+        n: u64,
+    ) -> Result<(), String> {
+        let b = self.block(src).ok_or("copy from an unknown block")?;
+        let end = so.saturating_add(n);
+        let mut out: Vec<(u64, Val, u64)> = vec![];
+        let mut covered = so;
+        let mut gaps = vec![];
+        for o in overlapping(b, so, n).collect::<Vec<_>>() {
+            let (v, s) = &b.cells[&o];
+            let s = u64::from(*s);
+            if o > covered {
+                gaps.push((covered, o));
+            }
+            if o >= so && o + s <= end {
+                out.push((o - so, v.clone(), s));
+            } else {
+                let lo = o.max(so);
+                let hi = (o + s).min(end);
+                for at in lo..hi {
+                    match assemble(b, at, 1) {
+                        Some(Val::Int(t)) => out.push((at - so, Val::Int(t), 1)),
+                        Some(_) => {}
+                        None => {
+                            return Err("a copy that splits a symbolic value or a pointer".into());
+                        }
+                    }
+                }
+            }
+            covered = covered.max(o + s);
+        }
+        if covered < end {
+            gaps.push((covered, end));
+        }
+        if b.zeroed {
+            for (lo, hi) in gaps {
+                zero_cells(lo, hi, so, &mut out)?;
+            }
+        }
+        self.clear(dst, dof, n);
+        for (o, v, s) in out {
+            self.write(dst, dof + o, s, v)
+                .map_err(|_| "write to a read-only block".to_string())?;
+        }
+        Ok(())
     }
 
     /// Drops a stack block whose frame returned; later accesses through dangling pointers to
@@ -358,6 +415,62 @@ impl Memory {
     }
 }
 
+/// Zero cells (aligned chunks of up to 8 bytes) for the bytes `lo..hi`, at offsets relative
+/// to `base`.
+fn zero_cells(lo: u64, hi: u64, base: u64, out: &mut Vec<(u64, Val, u64)>) -> Result<(), String> {
+    let mut at = lo;
+    while at < hi {
+        let mut s = 8;
+        while s > 1 && (!at.is_multiple_of(s) || at + s > hi) {
+            s /= 2;
+        }
+        out.push((at - base, Val::zero(IntTy::new((s * 8) as u8, false)), s));
+        if out.len() > 1 << 16 {
+            return Err("a copy of a large zero-initialised region".into());
+        }
+        at += s;
+    }
+    Ok(())
+}
+
+/// The value of `size` bytes at `off` made of the constant bytes of the cells that cover
+/// them (zero or uninitialised where none does).
+fn assemble(b: &Block, off: u64, size: u64) -> Option<Val> {
+    if size > 8 {
+        return None;
+    }
+    let gap = if b.zeroed { Some(0u8) } else { None };
+    let mut bytes = vec![gap; size as usize];
+    for o in overlapping(b, off, size).collect::<Vec<_>>() {
+        let (v, s) = &b.cells[&o];
+        let value = match v {
+            Val::Int(t) => match &**t {
+                Term::Const(bits, _) => Some(*bits),
+                _ => return None,
+            },
+            Val::Undef => None,
+            Val::Ptr(_) => return None,
+        };
+        for k in 0..u64::from(*s) {
+            let at = o + k;
+            if at >= off && at < off + size {
+                bytes[(at - off) as usize] = value.map(|x| (x >> (8 * k)) as u8);
+            }
+        }
+    }
+    let Some(bytes) = bytes.into_iter().collect::<Option<Vec<u8>>>() else {
+        return Some(Val::Undef);
+    };
+    let v = bytes
+        .iter()
+        .rev()
+        .fold(0u64, |acc, byte| (acc << 8) | u64::from(*byte));
+    Some(Val::Int(Term::constant(
+        v as i64,
+        IntTy::new((size * 8) as u8, false),
+    )))
+}
+
 fn overlapping(b: &Block, off: u64, size: u64) -> impl Iterator<Item = u64> + '_ {
     let end = off.saturating_add(size);
     b.cells
@@ -420,11 +533,24 @@ mod tests {
     }
 
     #[test]
-    fn partial_overlap_is_detected() {
+    fn partial_reads_assemble_constant_bytes() {
         let mut m = Memory::default();
         let b = m.alloc(BlockKind::Heap, 8, false, 1, "");
-        m.write(b, 0, 4, Val::zero(IntTy::INT)).unwrap();
-        assert!(m.read(b, 2, 1).is_none());
+        let v = Val::Int(Term::constant(0x1234_5678, IntTy::INT));
+        m.write(b, 0, 4, v).unwrap();
+        let byte = |x: i64| Some(Val::Int(Term::constant(x, IntTy::new(8, false))));
+        assert_eq!(m.read(b, 1, 1), byte(0x56));
         assert_eq!(m.read(b, 4, 4), Some(Val::Undef));
+        assert_eq!(m.read(b, 2, 4), Some(Val::Undef));
+        let sym = Val::Int(std::rc::Rc::new(Term::Sym(0, IntTy::INT)));
+        m.write(b, 4, 4, sym).unwrap();
+        assert!(m.read(b, 5, 1).is_none());
+        let z = m.alloc(BlockKind::Heap, 8, true, 1, "");
+        m.write(z, 0, 1, Val::Int(Term::constant(7, IntTy::CHAR)))
+            .unwrap();
+        assert_eq!(
+            m.read(z, 0, 4),
+            Some(Val::Int(Term::constant(7, IntTy::new(32, false))))
+        );
     }
 }

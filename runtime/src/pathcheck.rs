@@ -734,7 +734,13 @@ impl<'p> Enc<'p> {
                 }
             }
             Builtin::Error(_) | Builtin::Abort | Builtin::Exit | Builtin::Free => {}
-            Builtin::Caveat => {}
+            Builtin::Caveat | Builtin::Unsupported => {}
+            Builtin::BlockSize | Builtin::External => {
+                if let Some(l) = lhs {
+                    let v = fresh(&l.ty, "library");
+                    self.write(l, v);
+                }
+            }
             Builtin::Alloc(kind) => {
                 self.allocs += 1;
                 let a = Int::from_i64(self.allocs * ALLOC_STRIDE);

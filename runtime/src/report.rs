@@ -197,8 +197,14 @@ fn write_counterexample(out: &mut String, prog: &Program, c: &Counterexample) {
         }
     );
     let mut n = 0;
+    let library: std::collections::BTreeSet<&str> = prog
+        .functions
+        .iter()
+        .filter(|f| f.library)
+        .map(|f| f.name.as_str())
+        .collect();
     for s in &c.trace.steps {
-        if s.op == "skip" && s.changes.is_empty() {
+        if s.op == "skip" && s.changes.is_empty() || library.contains(s.function.as_str()) {
             continue;
         }
         n += 1;

@@ -45,6 +45,7 @@ impl Lowerer<'_> {
             exit: entry,
             defined: false,
             va_area: None,
+            library: false,
             line,
         });
         self.sigs.push(sig);
@@ -52,7 +53,7 @@ impl Lowerer<'_> {
         id
     }
 
-    fn global_declaration(&mut self, d: &Node<Declaration>) {
+    pub(super) fn global_declaration(&mut self, d: &Node<Declaration>) {
         let specs = Specs::of_decl(&d.node.specifiers);
         let base = match self.base_type(&specs, d.span) {
             Ok(b) => b,
@@ -142,7 +143,7 @@ impl Lowerer<'_> {
         }
     }
 
-    fn function_definition(&mut self, fd: &Node<FunctionDefinition>) {
+    pub(super) fn function_definition(&mut self, fd: &Node<FunctionDefinition>) {
         let Some(name) = declarator_name(&fd.node.declarator) else {
             return;
         };

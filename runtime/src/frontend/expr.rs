@@ -27,6 +27,9 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "memset" | "__builtin_memset" => Builtin::Memset,
         "memcpy" | "__builtin_memcpy" | "memmove" => Builtin::Memcpy,
         "__shapecheck_caveat" => Builtin::Caveat,
+        "__shapecheck_block_size" => Builtin::BlockSize,
+        "__shapecheck_unsupported" => Builtin::Unsupported,
+        "__shapecheck_external" => Builtin::External,
         n if n.starts_with("__VERIFIER_nondet_") => Builtin::Nondet,
         _ => return None,
     })
@@ -236,7 +239,14 @@ impl Lowerer<'_> {
                     return self.rvalue(&c.node.arguments[0]);
                 }
                 None => {
-                    return self.unsup(c.span, format!("call to undeclared function `{name}`"));
+                    // C89's implicit declaration `int name()` (GCC accepts it with a warning).
+                    let sig = super::Sig {
+                        ret: Some(Type::Int(IntTy::INT)),
+                        variadic: true,
+                        ..super::Sig::default()
+                    };
+                    let f = self.declare_function(&name, sig, line);
+                    return self.direct_call(f, c, dest, line);
                 }
                 _ => {}
             }
@@ -405,6 +415,8 @@ impl Lowerer<'_> {
                 _ => nondet_type(name, self.model),
             },
             Builtin::Alloc(_) | Builtin::Memset | Builtin::Memcpy => Type::Void.ptr_to(),
+            Builtin::BlockSize => Type::Int(self.model.size_t()),
+            Builtin::External => Type::Void.ptr_to(),
             _ => Type::Void,
         };
         let args = self.builtin_args(b, args, c.span)?;
@@ -432,6 +444,8 @@ impl Lowerer<'_> {
             Builtin::Free => &["ptr"],
             Builtin::Memset => &["ptr", "int", "size"],
             Builtin::Memcpy => &["ptr", "ptr", "size"],
+            Builtin::BlockSize => &["ptr"],
+            Builtin::Caveat | Builtin::Unsupported | Builtin::External => &["literal"],
             _ => return Ok(vec![]),
         };
         if args.len() != want.len() {
@@ -442,6 +456,8 @@ impl Lowerer<'_> {
             out.push(match *w {
                 "size" => self.convert(a, &Type::Int(self.model.size_t()), span)?,
                 "ptr" => self.convert(a, &Type::Void.ptr_to(), span)?,
+                "literal" if a.literal_text().is_some() => a,
+                "literal" => return self.unsup(span, "a builtin that needs a string literal"),
                 _ => self.scalar(a, span)?,
             });
         }

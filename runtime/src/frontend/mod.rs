@@ -9,6 +9,7 @@
 
 mod decl;
 mod expr;
+mod library;
 mod literal;
 mod source;
 mod stmt;
@@ -82,6 +83,7 @@ pub fn lower_source_with(
     })?;
     let mut lw = Lowerer::new(source, file, model);
     lw.translation_unit(&parse.unit);
+    lw.link_library();
     lw.finish()
 }
 
@@ -393,8 +395,9 @@ impl<'s> Lowerer<'s> {
     }
 
     /// `extern` variables that no declaration of the file defines hold whatever another
-    /// translation unit put there: integers get nondeterministic values; variables holding
-    /// pointers cannot be modelled, so a program that uses one stops with UNKNOWN.
+    /// translation unit put there: integers get nondeterministic values, pointers (`stderr`)
+    /// point to an object whose content is not modelled; other variables holding pointers
+    /// cannot be modelled, so a program that uses one stops with UNKNOWN.
     fn undefined_externs(&mut self) {
         let undefined: Vec<VarId> = self.extern_only.iter().copied().collect();
         for v in undefined {
@@ -402,6 +405,23 @@ impl<'s> Lowerer<'s> {
             if only_integers(&self.structs, &info.ty) {
                 let line = info.line;
                 self.emit(Op::Havoc(v), line);
+                continue;
+            }
+            if let Type::Ptr(_) = info.ty {
+                let (line, ty) = (info.line, info.ty.clone());
+                let name = Expr {
+                    kind: ExprKind::Str(std::sync::Arc::new(literal::plain(&info.name))),
+                    ty: Type::Int(IntTy::CHAR).ptr_to(),
+                };
+                let op = Op::Call {
+                    lhs: Some(Expr {
+                        kind: ExprKind::Var(v),
+                        ty,
+                    }),
+                    callee: Callee::Builtin(Builtin::External),
+                    args: vec![name],
+                };
+                self.emit(op, line);
                 continue;
             }
             let used =

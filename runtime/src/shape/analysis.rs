@@ -420,6 +420,15 @@ impl<'a> Art<'a> {
                     "line {line}: unsupported by the shape analysis: memset/memcpy"
                 )));
             }
+            Builtin::External => match lhs {
+                Some(l) => t.store(g, l, PVal::Unknown, line),
+                None => vec![Ok(g)],
+            },
+            Builtin::BlockSize | Builtin::Unsupported => {
+                return Err(Succ::Stop(format!(
+                    "line {line}: unsupported by the shape analysis: {b:?}"
+                )));
+            }
             Builtin::Caveat => {
                 let why = args.first().and_then(Expr::literal_text);
                 return Err(Succ::Stop(
