@@ -22,6 +22,14 @@ pub fn expr(p: &Program, e: &Expr) -> String {
             }
             _ => format!("{}.{name}", atom(p, b)),
         },
+        ExprKind::BitField(unit, spec) => {
+            format!(
+                "{}:{}..{}",
+                expr(p, unit),
+                spec.shift,
+                spec.shift + spec.width
+            )
+        }
         ExprKind::AddrOf(x) => format!("&{}", atom(p, x)),
         ExprKind::FuncAddr(f) => p.func(*f).name.clone(),
         ExprKind::Str(s) => format!("{s:?}"),

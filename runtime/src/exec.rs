@@ -248,10 +248,18 @@ impl<'p> Exec<'p> {
             Val::Ptr(Ptr::Undef) => Ok(self.choice(st)),
             Val::Ptr(p) => Ok(Term::constant(i64::from(p != Ptr::Null), IntTy::INT)),
             Val::Undef => Err(stop(line, "condition on an uninitialised value")),
+            Val::Opaque => Err(stop(line, "unsupported: access to part of a stored value")),
         }
     }
 
     fn assign(&self, st: &mut State, lhs: &Expr, rhs: &Expr, line: u32) -> Ev<()> {
+        if let ExprKind::BitField(unit, spec) = &lhs.kind {
+            let v = self.int(st, rhs, line)?;
+            let old = self.int(st, unit, line)?;
+            let new = insert_bits(old, *spec, v);
+            let p = self.lvalue(st, unit, line)?;
+            return self.store(st, &p, &unit.ty, Val::Int(new), line);
+        }
         if lhs.ty.is_scalar() {
             let v = self.eval(st, rhs, line)?;
             let v = self.coerce(v, &lhs.ty, line)?;
@@ -674,10 +682,26 @@ impl<'p> Exec<'p> {
         let c = self.eval(st, &args[1], line)?;
         let n = self.alloc_size(st, &args[2..], line)?;
         let (b, off) = self.checked(st, &p, n, line)?;
-        match c {
-            Val::Int(t) if t.as_const() == Some(0) => st.mem.clear(b, off, n),
-            _ => return Err(stop(line, "unsupported: memset with a value other than 0")),
+        if st
+            .mem
+            .block(b)
+            .is_some_and(|x| x.kind == BlockKind::Literal)
+        {
+            return Err(self.fault(Fault::ReadOnly, line));
         }
+        let byte = match c {
+            Val::Int(t) => t.as_const().map(|c| c as u8),
+            _ => None,
+        };
+        let Some(byte) = byte else {
+            return Err(stop(
+                line,
+                "unsupported: memset with a nondeterministic value",
+            ));
+        };
+        st.mem
+            .fill(b, off, n, byte)
+            .map_err(|why| stop(line, &format!("unsupported: {why}")))?;
         self.set_result(st, lhs, Val::Ptr(p), line)
     }
 
@@ -756,6 +780,13 @@ impl<'p> Exec<'p> {
                 let p = self.lvalue(st, e, line)?;
                 self.load(st, &p, &e.ty, line)
             }
+            ExprKind::BitField(unit, spec) => {
+                let u = self.int(st, unit, line)?;
+                let Some(ty) = e.ty.as_int() else {
+                    return Err(stop(line, "internal: a bit-field of a non-integer type"));
+                };
+                Ok(Val::Int(extract_bits(u, *spec, ty)))
+            }
             ExprKind::AddrOf(x) => self.lvalue(st, x, line).map(Val::Ptr),
             ExprKind::FuncAddr(f) => Ok(Val::Ptr(Ptr::Func(*f))),
             ExprKind::Str(s) => {
@@ -789,6 +820,7 @@ impl<'p> Exec<'p> {
                 "unsupported: arithmetic on a pointer converted to an integer",
             )),
             Val::Undef => Err(stop(line, "use of an uninitialised value")),
+            Val::Opaque => Err(stop(line, "unsupported: access to part of a stored value")),
         }
     }
 
@@ -963,6 +995,7 @@ impl<'p> Exec<'p> {
             }
             (Val::Undef, Type::Ptr(_)) => Ok(Val::Ptr(Ptr::Undef)),
             (Val::Undef, _) => Err(stop(line, "unsupported: use of an uninitialised aggregate")),
+            (Val::Opaque, _) => Err(stop(line, "unsupported: access to part of a stored value")),
             (v, _) => self.coerce(v, ty, line),
         }
     }
@@ -996,11 +1029,15 @@ const MAX_LEAVES: usize = 1 << 16;
 
 fn collect_leaves(p: &Program, ty: &Type, base: u64, out: &mut Vec<(u64, Type)>) -> bool {
     match ty {
-        Type::Struct(s) => p
-            .strukt(*s)
-            .fields
-            .iter()
-            .all(|f| collect_leaves(p, &f.ty, base.saturating_add(f.offset), out)),
+        Type::Struct(s) => p.strukt(*s).fields.iter().all(|f| {
+            let at = base.saturating_add(f.offset);
+            match f.bits {
+                // The bit-fields of one unit are one leaf: the unit.
+                Some(_) if out.last().is_some_and(|l| l.0 == at) => true,
+                Some(spec) => collect_leaves(p, &Type::Int(spec.unit), at, out),
+                None => collect_leaves(p, &f.ty, at, out),
+            }
+        }),
         Type::Array(t, n) => {
             let sz = p.size_of(t);
             (0..*n).all(|i| collect_leaves(p, t, base.saturating_add(i.saturating_mul(sz)), out))
@@ -1010,6 +1047,41 @@ fn collect_leaves(p: &Program, ty: &Type, base: u64, out: &mut Vec<(u64, Type)>)
             out.len() <= MAX_LEAVES
         }
     }
+}
+
+/// The value of the bits `spec` of the unit value `u`, as an integer of type `ty`
+/// (sign-extended from the field's top bit when `ty` is signed).
+fn extract_bits(u: TermRef, spec: BitSpec, ty: IntTy) -> TermRef {
+    let bits = spec.unit.bits;
+    let k = |n: u8, t: IntTy| Term::constant(i64::from(n), t);
+    let up = bits - spec.shift - spec.width;
+    let shl = |t: TermRef| term::binary(BinOp::Shl, t, k(up, spec.unit));
+    let shifted = shl(u).unwrap_or_else(|| Term::constant(0, spec.unit));
+    let wide = if ty.signed && !ty.boolean {
+        IntTy::new(bits, true)
+    } else {
+        spec.unit
+    };
+    let down = term::binary(
+        BinOp::Shr,
+        term::cast(shifted, wide),
+        k(bits - spec.width, wide),
+    );
+    term::cast(down.unwrap_or_else(|| Term::constant(0, wide)), ty)
+}
+
+/// The unit value `old` with its bits `spec` replaced by the low bits of `v`.
+fn insert_bits(old: TermRef, spec: BitSpec, v: TermRef) -> TermRef {
+    let unit = spec.unit;
+    let ones = crate::term::mask(u64::MAX, spec.width);
+    let field = (ones << spec.shift) as i64;
+    let c = |x: i64| Term::constant(x, unit);
+    let keep = term::binary(BinOp::And, old, c(!field));
+    let low = term::binary(BinOp::And, term::cast(v, unit), c(ones as i64));
+    let placed = low.and_then(|l| term::binary(BinOp::Shl, l, c(i64::from(spec.shift))));
+    keep.zip(placed)
+        .and_then(|(a, b)| term::binary(BinOp::Or, a, b))
+        .unwrap_or_else(|| Term::constant(0, unit))
 }
 
 /// An integer term's constant value as a mathematical integer (unsigned types are never

@@ -186,8 +186,23 @@ pub struct Field {
     pub name: String,
     /// Field type.
     pub ty: Type,
-    /// Offset in bytes from the start of the struct.
+    /// Offset in bytes from the start of the struct (for a bit-field: of its unit).
     pub offset: u64,
+    /// For a bit-field: where its bits lie in the unit at `offset`.
+    pub bits: Option<BitSpec>,
+}
+
+/// The place of a bit-field: `width` bits from bit `shift` (counted from the least
+/// significant bit, x86 being little-endian) of an unsigned unit of `unit` bits, which the
+/// neighbouring bit-fields of the struct share.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BitSpec {
+    /// The unit's type (unsigned, 8 to 64 bits).
+    pub unit: IntTy,
+    /// The lowest bit of the field in the unit.
+    pub shift: u8,
+    /// The number of bits.
+    pub width: u8,
 }
 
 /// A struct or union definition with its layout in the data model.
@@ -315,6 +330,10 @@ pub enum ExprKind {
     Deref(Box<Expr>),
     /// `e.f` on an lvalue of struct type (lvalue); `p->f` is `Field(Deref(p))`.
     Field(Box<Expr>, u64, String),
+    /// A bit-field (lvalue): the bits `spec` of the unit lvalue (a `Field` of unsigned
+    /// integer type). Reading extracts them (sign-extended when the expression's type is
+    /// signed); assigning writes them into the unit and keeps its other bits.
+    BitField(Box<Expr>, BitSpec),
     /// `&e` of an lvalue; also array-to-pointer decay.
     AddrOf(Box<Expr>),
     /// The address of a function.
@@ -359,7 +378,7 @@ impl Expr {
     pub fn is_lvalue(&self) -> bool {
         matches!(
             self.kind,
-            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Field(..)
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Field(..) | ExprKind::BitField(..)
         )
     }
 
@@ -371,6 +390,7 @@ impl Expr {
             match &e.kind {
                 ExprKind::Deref(a)
                 | ExprKind::Field(a, _, _)
+                | ExprKind::BitField(a, _)
                 | ExprKind::AddrOf(a)
                 | ExprKind::Unary(_, a)
                 | ExprKind::Cast(a) => stack.push(a),

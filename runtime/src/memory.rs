@@ -39,6 +39,9 @@ pub enum Val {
     Ptr(Ptr),
     /// The content of uninitialised memory.
     Undef,
+    /// The bytes left of a symbolic value or a pointer that a narrower write overlapped in
+    /// part: reading them is not modelled (a type-punned access).
+    Opaque,
 }
 
 impl Val {
@@ -267,23 +270,54 @@ impl Memory {
         }
         let old: Vec<u64> = overlapping(b, off, size).collect();
         for o in old {
-            b.cells.remove(&o);
+            if let Some((ov, os)) = b.cells.remove(&o) {
+                keep_outside(&mut b.cells, o, &ov, u64::from(os), off, off + size);
+            }
         }
         b.cells.insert(off, (v, size as u8));
         Ok(())
     }
 
-    /// Sets `size` bytes at a checked location to zero (memset with 0).
-    pub fn clear(&mut self, id: BlockId, off: u64, size: u64) {
+    /// Makes `size` bytes at a checked location uninitialised (the bytes of cells that stick
+    /// out of the range are kept).
+    pub fn erase(&mut self, id: BlockId, off: u64, size: u64) {
         if let Some(b) = self.block_mut(id) {
             let old: Vec<u64> = overlapping(b, off, size).collect();
             for o in old {
-                b.cells.remove(&o);
+                if let Some((ov, os)) = b.cells.remove(&o) {
+                    keep_outside(&mut b.cells, o, &ov, u64::from(os), off, off + size);
+                }
             }
             if off == 0 && size == b.size {
-                b.zeroed = true;
+                b.zeroed = false;
             }
         }
+    }
+
+    /// Sets `size` bytes at a checked location to `byte` (`memset`); `Err` when that takes
+    /// more cells than a state should hold.
+    pub fn fill(&mut self, id: BlockId, off: u64, size: u64, byte: u8) -> Result<(), String> {
+        self.erase(id, off, size);
+        let whole = self.block(id).is_some_and(|b| off == 0 && size == b.size);
+        if byte == 0 && whole {
+            if let Some(b) = self.block_mut(id) {
+                b.zeroed = true;
+            }
+            return Ok(());
+        }
+        let mut cells = vec![];
+        zero_cells(off, off + size, off, &mut cells)
+            .map_err(|_| "a memset of a large region with a value other than 0".to_string())?;
+        let b = self.block_mut(id).ok_or("memset of an unknown block")?;
+        for (o, _, s) in cells {
+            let pattern = (0..s).fold(0u64, |acc, _| (acc << 8) | u64::from(byte));
+            let v = Val::Int(Term::constant(
+                pattern as i64,
+                IntTy::new((s * 8) as u8, false),
+            ));
+            b.cells.insert(off + o, (v, s as u8));
+        }
+        Ok(())
     }
 
     /// Forgets the content of a block: it reads as uninitialised again.
@@ -343,7 +377,7 @@ impl Memory {
                 zero_cells(lo, hi, so, &mut out)?;
             }
         }
-        self.clear(dst, dof, n);
+        self.erase(dst, dof, n);
         for (o, v, s) in out {
             self.write(dst, dof + o, s, v)
                 .map_err(|_| "write to a read-only block".to_string())?;
@@ -415,6 +449,30 @@ impl Memory {
     }
 }
 
+/// Re-inserts the bytes of the old cell `(o, v, s)` that lie outside `lo..hi` (the range a
+/// new write covers): constant bytes keep their values, the rest of an uninitialised cell stays
+/// uninitialised, and the rest of a symbolic value or a pointer becomes [`Val::Opaque`].
+fn keep_outside(cells: &mut BTreeMap<u64, (Val, u8)>, o: u64, v: &Val, s: u64, lo: u64, hi: u64) {
+    let constant = match v {
+        Val::Int(t) => match &**t {
+            Term::Const(bits, _) => Some(*bits),
+            _ => None,
+        },
+        _ => None,
+    };
+    for at in (o..o + s).filter(|at| *at < lo || *at >= hi) {
+        let byte = match (constant, v) {
+            (Some(bits), _) => Val::Int(Term::constant(
+                i64::from((bits >> (8 * (at - o))) as u8),
+                IntTy::new(8, false),
+            )),
+            (None, Val::Undef) => Val::Undef,
+            _ => Val::Opaque,
+        };
+        cells.insert(at, (byte, 1));
+    }
+}
+
 /// Zero cells (aligned chunks of up to 8 bytes) for the bytes `lo..hi`, at offsets relative
 /// to `base`.
 fn zero_cells(lo: u64, hi: u64, base: u64, out: &mut Vec<(u64, Val, u64)>) -> Result<(), String> {
@@ -449,7 +507,7 @@ fn assemble(b: &Block, off: u64, size: u64) -> Option<Val> {
                 _ => return None,
             },
             Val::Undef => None,
-            Val::Ptr(_) => return None,
+            Val::Ptr(_) | Val::Opaque => return None,
         };
         for k in 0..u64::from(*s) {
             let at = o + k;
@@ -498,6 +556,7 @@ impl fmt::Display for Val {
             Val::Int(t) => write!(f, "{t}"),
             Val::Ptr(p) => write!(f, "{p}"),
             Val::Undef => f.write_str("?"),
+            Val::Opaque => f.write_str("<part of a value>"),
         }
     }
 }

@@ -1042,6 +1042,7 @@ impl<'p> Enc<'p> {
                     None => fresh(&e.ty, "unsupported"),
                 }
             }
+            ExprKind::BitField(..) => fresh(&e.ty, "bitfield"),
             ExprKind::AddrOf(x) => V::Ptr(self.addr(x)),
             ExprKind::FuncAddr(f) => V::Ptr(Int::from_i64(FUNC_BASE + i64::from(f.0))),
             ExprKind::Str(_) => {
@@ -1135,6 +1136,7 @@ impl<'p> Enc<'p> {
             }
             ExprKind::Deref(a)
             | ExprKind::AddrOf(a)
+            | ExprKind::BitField(a, _)
             | ExprKind::Unary(_, a)
             | ExprKind::Cast(a) => self.note(a),
             ExprKind::Binary(_, a, b)
@@ -1171,7 +1173,7 @@ fn address_taken(prog: &Program) -> HashSet<VarId> {
                 walk(x, out);
             }
             ExprKind::Deref(a) | ExprKind::Unary(_, a) | ExprKind::Cast(a) => walk(a, out),
-            ExprKind::Field(a, ..) => walk(a, out),
+            ExprKind::Field(a, ..) | ExprKind::BitField(a, _) => walk(a, out),
             ExprKind::Binary(_, a, b)
             | ExprKind::Cmp(_, a, b)
             | ExprKind::PtrAdd(a, b, _)

@@ -450,10 +450,7 @@ impl Lowerer<'_> {
         match &lv.ty {
             Type::Struct(s) => {
                 let f = self.structs[s.0 as usize].fields.get(pos)?;
-                Some(Expr {
-                    kind: ExprKind::Field(Box::new(lv.clone()), f.offset, f.name.clone()),
-                    ty: f.ty.clone(),
-                })
+                Some(super::expr::field_expr(lv.clone(), f))
             }
             Type::Array(t, n) if (pos as u64) < *n => {
                 Some(element(lv, t, pos as u64, self.size_of(t)))

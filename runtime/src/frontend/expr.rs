@@ -202,7 +202,7 @@ impl Lowerer<'_> {
             return self.unsup(m.span, "member access on a non-struct");
         };
         let name = &m.node.identifier.node.name;
-        let Some((off, ty)) = self.find_field(s, name) else {
+        let Some(f) = self.find_field(s, name) else {
             return self.unsup(
                 m.span,
                 format!("no field `{name}` in `{}`", self.structs[s.0 as usize].name),
@@ -211,10 +211,7 @@ impl Lowerer<'_> {
         if !base.is_lvalue() {
             return self.unsup(m.span, "member of a non-lvalue struct");
         }
-        Ok(Expr {
-            kind: ExprKind::Field(Box::new(base), off, name.clone()),
-            ty,
-        })
+        Ok(field_expr(base, &f))
     }
 
     /// Lowers a call; the result goes to `dest` when given, else to a fresh temporary.
@@ -478,6 +475,7 @@ impl Lowerer<'_> {
                         ty: Type::Func.ptr_to(),
                         ..x
                     }),
+                    ExprKind::BitField(..) => self.unsup(span, "address of a bit-field"),
                     _ if x.is_lvalue() => Ok(Expr {
                         ty: x.ty.clone().ptr_to(),
                         kind: ExprKind::AddrOf(Box::new(x)),
@@ -700,7 +698,9 @@ impl Lowerer<'_> {
 
     /// `lv = rhs` where `lv` is already lowered.
     pub(super) fn assign_to(&mut self, lv: Expr, rhs: &Node<Expression>, line: u32) -> Res<Expr> {
-        if let Some(call) = direct_call_target(rhs, &lv.ty) {
+        if let Some(call) = direct_call_target(rhs, &lv.ty)
+            && !matches!(lv.kind, ExprKind::BitField(..))
+        {
             self.call(call, Some(lv.clone()), line)?;
             return Ok(lv);
         }
@@ -847,11 +847,14 @@ impl Lowerer<'_> {
             let Type::Struct(s) = ty else {
                 return self.unsup(id.span, "offsetof on a non-struct");
             };
-            let Some((o2, t)) = self.find_field(s, &id.node.name) else {
+            let Some(f) = self.find_field(s, &id.node.name) else {
                 return self.unsup(id.span, format!("no field `{}`", id.node.name));
             };
-            off += o2;
-            ty = t;
+            if f.bits.is_some() {
+                return self.unsup(id.span, "offsetof a bit-field");
+            }
+            off += f.offset;
+            ty = f.ty;
         }
         self.size_constant(off, o.span)
     }
@@ -952,6 +955,28 @@ impl Lowerer<'_> {
             return None;
         }
         fold(&r.ok()?)
+    }
+}
+
+/// The lvalue of field `f` of the struct lvalue `base`: a `Field`, or for a bit-field a
+/// `BitField` over the `Field` of its unit.
+pub(super) fn field_expr(base: Expr, f: &Field) -> Expr {
+    let kind = ExprKind::Field(Box::new(base), f.offset, f.name.clone());
+    match f.bits {
+        None => Expr {
+            kind,
+            ty: f.ty.clone(),
+        },
+        Some(spec) => Expr {
+            kind: ExprKind::BitField(
+                Box::new(Expr {
+                    kind,
+                    ty: Type::Int(spec.unit),
+                }),
+                spec,
+            ),
+            ty: f.ty.clone(),
+        },
     }
 }
 

@@ -9,6 +9,7 @@
 
 mod decl;
 mod expr;
+mod layout;
 mod library;
 mod literal;
 mod source;

@@ -36,8 +36,10 @@ impl Source {
         Ok(Source::from_text(text, &path.display().to_string()))
     }
 
-    /// Builds the line map of already preprocessed text.
+    /// Builds the line map of already preprocessed text. Identifier characters that lang-c
+    /// does not read (UTF-8 letters, `$`, both accepted by GCC) are spelled in ASCII first.
     pub fn from_text(text: String, name: &str) -> Source {
+        let text = ascii_identifiers(text);
         let mut starts = Vec::new();
         let mut origin = Vec::new();
         let mut files = vec![name.to_string()];
@@ -87,6 +89,54 @@ impl Source {
             .get(i)
             .map_or(self.files[0].as_str(), |o| &self.files[o.0 as usize])
     }
+}
+
+/// `text` with every non-ASCII character, universal character name (`\u00e9`, which is how
+/// `cc -E` writes them) and `$` outside string and character literals replaced by one ASCII
+/// spelling (`é` becomes `__U000000e9__`), which is unique and keeps the lines of the text.
+/// Outside literals, preprocessed C has such characters in identifiers only.
+fn ascii_identifiers(text: String) -> String {
+    if text.is_ascii() && !text.contains('$') && !text.contains("\\u") && !text.contains("\\U") {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) => {
+                out.push(c);
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q || c == '\n' {
+                    quote = None;
+                }
+            }
+            None if c == '"' || c == '\'' => {
+                quote = Some(c);
+                out.push(c);
+            }
+            None if !c.is_ascii() || c == '$' => {
+                out.push_str(&format!("__U{:08x}__", c as u32));
+            }
+            None if c == '\\' && matches!(chars.peek(), Some('u' | 'U')) => {
+                let n = if chars.next() == Some('u') { 4 } else { 8 };
+                let digits: String = (0..n).filter_map(|_| chars.next()).collect();
+                match u32::from_str_radix(&digits, 16) {
+                    Ok(v) => out.push_str(&format!("__U{v:08x}__")),
+                    Err(_) => {
+                        out.push('\\');
+                        out.push_str(&digits);
+                    }
+                }
+            }
+            None => out.push(c),
+        }
+    }
+    out
 }
 
 fn intern(files: &mut Vec<String>, f: &str) -> u32 {
@@ -144,6 +194,20 @@ mod tests {
         assert_eq!(s.line_of(y), 10);
         assert_eq!(s.line_of(z), 11);
         assert_eq!(s.file_of(z), "a.c");
+    }
+
+    #[test]
+    fn utf8_identifiers_are_spelled_in_ascii_outside_literals() {
+        let s = Source::from_text(
+            "int café = 1;\nchar *s = \"é$\";\nint a$b = caf\\U000000e9 + caf\\u00E9;\n".into(),
+            "u.c",
+        );
+        assert_eq!(
+            s.text,
+            "int caf__U000000e9__ = 1;\nchar *s = \"é$\";\n\
+             int a__U00000024__b = caf__U000000e9__ + caf__U000000e9__;\n"
+        );
+        assert_eq!(s.line_of(s.text.find("a__U").unwrap()), 3);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Type resolution: lang-c declaration specifiers and declarators to [`Type`]s, struct and
 //! union layouts (in the program's data model), enums, and the usual arithmetic conversions.
 
+use super::layout::Member;
 use super::{Lowerer, Res, Sig, Symbol};
 use crate::ir::*;
 use lang_c::ast::*;
@@ -258,7 +259,7 @@ impl Lowerer<'_> {
     }
 
     fn struct_body(&mut self, id: StructId, decls: &[Node<StructDeclaration>]) -> Res<()> {
-        let mut fields = vec![];
+        let mut members = vec![];
         for d in decls {
             let StructDeclaration::Field(f) = &d.node else {
                 continue;
@@ -267,55 +268,51 @@ impl Lowerer<'_> {
             let base = self.base_type(&specs, f.span)?;
             if f.node.declarators.is_empty() {
                 // An anonymous struct or union member: its fields are reachable by name.
-                fields.push((format!("<anon{}>", fields.len()), base.clone(), false));
+                members.push(Member {
+                    name: format!("<anon{}>", members.len()),
+                    ty: base.clone(),
+                    width: None,
+                });
             }
             for sd in &f.node.declarators {
-                let bitfield = sd.node.bit_width.is_some();
-                match &sd.node.declarator {
+                let width = match &sd.node.bit_width {
+                    Some(w) => Some(self.bit_width(w, &base)?),
+                    None => None,
+                };
+                let (name, ty) = match &sd.node.declarator {
                     Some(decl) => {
                         let r = self.declarator(base.clone(), decl)?;
-                        let name = r.name.map(|n| n.0).unwrap_or_default();
-                        fields.push((name, r.ty, bitfield));
+                        (r.name.map(|n| n.0).unwrap_or_default(), r.ty)
                     }
-                    None => fields.push((String::new(), base.clone(), true)),
-                }
+                    None => (String::new(), base.clone()),
+                };
+                members.push(Member { name, ty, width });
             }
         }
-        self.layout(id, fields);
+        let is_union = self.structs[id.0 as usize].is_union;
+        let l = super::layout::lay_out(&self.structs, self.model, is_union, members);
+        let def = &mut self.structs[id.0 as usize];
+        def.fields = l.fields;
+        def.align = l.align;
+        def.size = l.size;
+        def.complete = true;
         Ok(())
     }
 
-    fn layout(&mut self, id: StructId, fields: Vec<(String, Type, bool)>) {
-        let is_union = self.structs[id.0 as usize].is_union;
-        let (mut off, mut size, mut align) = (0u64, 0u64, 1u64);
-        let mut out = vec![];
-        for (name, ty, bitfield) in fields {
-            let a = layout::align_of(&self.structs, self.model, &ty);
-            let s = layout::size_of(&self.structs, self.model, &ty);
-            align = align.max(a);
-            let at = if is_union {
-                0
-            } else {
-                off.div_ceil(a).saturating_mul(a)
-            };
-            off = at.saturating_add(s);
-            size = size.max(off);
-            let name = if bitfield {
-                format!("{name}:bitfield")
-            } else {
-                name
-            };
-            out.push(Field {
-                name,
-                ty,
-                offset: at,
-            });
+    /// The width of a bit-field of type `ty`: a constant from 0 to the type's width.
+    fn bit_width(&mut self, w: &Node<Expression>, ty: &Type) -> Res<u64> {
+        let bits = match ty {
+            Type::Int(t) if t.boolean => 1,
+            Type::Int(t) => u64::from(t.bits),
+            _ => return self.unsup(w.span, "a bit-field of a non-integer type"),
+        };
+        match self.const_eval(w) {
+            Some(n) if (0..=bits as i64).contains(&n) => Ok(n as u64),
+            _ => self.unsup(
+                w.span,
+                "a bit-field width that is not a constant of the type's width",
+            ),
         }
-        let def = &mut self.structs[id.0 as usize];
-        def.fields = out;
-        def.align = align;
-        def.size = size.div_ceil(align).saturating_mul(align);
-        def.complete = true;
     }
 
     fn enum_type(&mut self, en: &Node<EnumType>) -> Res<Type> {
@@ -333,17 +330,21 @@ impl Lowerer<'_> {
         Ok(Type::Int(IntTy::INT))
     }
 
-    /// Finds a field by name, looking into anonymous members; returns its offset and type.
-    pub(super) fn find_field(&self, s: StructId, name: &str) -> Option<(u64, Type)> {
+    /// Finds a field by name, looking into anonymous members; its offset is from the start
+    /// of `s`.
+    pub(super) fn find_field(&self, s: StructId, name: &str) -> Option<Field> {
         for f in &self.structs[s.0 as usize].fields {
             if f.name == name {
-                return Some((f.offset, f.ty.clone()));
+                return Some(f.clone());
             }
             if f.name.starts_with("<anon")
                 && let Type::Struct(inner) = f.ty
-                && let Some((o, t)) = self.find_field(inner, name)
+                && let Some(g) = self.find_field(inner, name)
             {
-                return Some((f.offset + o, t));
+                return Some(Field {
+                    offset: f.offset + g.offset,
+                    ..g
+                });
             }
         }
         None

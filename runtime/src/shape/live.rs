@@ -141,6 +141,7 @@ fn vars(e: &Expr, out: &mut BTreeSet<VarId>) {
         }
         ExprKind::Deref(a)
         | ExprKind::Field(a, _, _)
+        | ExprKind::BitField(a, _)
         | ExprKind::AddrOf(a)
         | ExprKind::Unary(_, a)
         | ExprKind::Cast(a) => vars(a, out),

@@ -277,7 +277,7 @@ impl<'a> Transfer<'a> {
                 },
                 _ => vec![],
             },
-            ExprKind::Unary(_, a) | ExprKind::Cast(a) => vec![a],
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::BitField(a, _) => vec![a],
             ExprKind::Binary(_, a, b)
             | ExprKind::Cmp(_, a, b)
             | ExprKind::PtrAdd(a, b, _)
