@@ -9,6 +9,7 @@
 use crate::ir::*;
 use crate::memory::{BlockId, BlockKind, Fault, Memory, Ptr, Val};
 use crate::property::{Property, PropertySet};
+use crate::smt;
 use crate::term::{self, Term, TermRef};
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use std::collections::BTreeMap;
@@ -101,6 +102,9 @@ pub struct Exec<'p> {
     pub inputs: Option<&'p [i64]>,
     /// The caveats (`__shapecheck_caveat`) the runs so far went through.
     pub caveats: std::cell::RefCell<std::collections::BTreeSet<String>>,
+    /// A nondeterministic value the last step needed as a number (an offset, a size) and one
+    /// value it may have: [`Exec::step`] splits the state on it and takes the edge again.
+    pub(crate) split: std::cell::RefCell<Option<(TermRef, u64)>>,
 }
 
 impl<'p> Exec<'p> {
@@ -137,8 +141,116 @@ impl<'p> Exec<'p> {
         }
     }
 
-    /// Takes edge `e` (leaving the current location of the innermost frame) from `st`.
-    pub fn step(&self, mut st: State, e: EdgeIndex) -> Vec<Outcome> {
+    /// Takes edge `e` (leaving the current location of the innermost frame) from `st`. When
+    /// the edge needs a nondeterministic value as a number (an index, a size) that the path
+    /// does not determine, the state is split on one possible value (`v` and not `v`, at most
+    /// [`MAX_SPLITS`] times) and the edge taken from each part.
+    pub fn step(&self, st: State, e: EdgeIndex) -> Vec<Outcome> {
+        self.step_split(st, e, 0)
+    }
+
+    fn step_split(&self, st: State, e: EdgeIndex, depth: usize) -> Vec<Outcome> {
+        let backup = (depth < MAX_SPLITS && self.inputs.is_none() && self.may_split(&st, e))
+            .then(|| st.clone());
+        let out = self.step_once(st, e);
+        let split = self.split.borrow_mut().take();
+        let (Some((t, v)), Some(backup)) = (split, backup) else {
+            return out;
+        };
+        let value = Term::constant(v as i64, t.ty());
+        let mut out = vec![];
+        for (i, op) in [CmpOp::Eq, CmpOp::Ne].into_iter().enumerate() {
+            let mut s = backup.clone();
+            s.pc.push(term::compare(op, t.clone(), value.clone()));
+            s.forks += i as u32;
+            out.extend(self.step_split(s, e, depth + 1));
+        }
+        out
+    }
+
+    /// Whether taking `e` may need a nondeterministic value as a number: it indexes with a
+    /// non-constant or calls `memset`/`memcpy`, and the path has nondeterministic inputs.
+    fn may_split(&self, st: &State, e: EdgeIndex) -> bool {
+        if st.pc.is_empty() && st.next_sym == 0 {
+            return false;
+        }
+        let Some(top) = st.frames.last() else {
+            return false;
+        };
+        let op = &self.prog.func(top.func).cfa[e].op;
+        if let Op::Call {
+            callee: Callee::Builtin(Builtin::Memset | Builtin::Memcpy),
+            ..
+        } = op
+        {
+            return true;
+        }
+        op.exprs().iter().any(|x| {
+            let mut found = false;
+            x.visit(&mut |y| {
+                found |= matches!(&y.kind, ExprKind::PtrAdd(_, i, _) if !matches!(i.kind, ExprKind::Const(_)))
+            });
+            found
+        })
+    }
+
+    /// The number a nondeterministic value `t` stands for on this path: its only possible
+    /// value, or else (recorded for [`Exec::step`] to split on) a stop. The value to split on
+    /// satisfies `prefer` when the path allows it (an index out of its block's bounds, so that
+    /// invalid accesses are found first).
+    fn number(
+        &self,
+        st: &State,
+        t: &TermRef,
+        prefer: Option<TermRef>,
+        what: &str,
+        line: u32,
+    ) -> Ev<u64> {
+        if let Term::Const(bits, _) = &**t {
+            return Ok(*bits);
+        }
+        let preferred = prefer.and_then(|c| {
+            let mut pc = st.pc.clone();
+            pc.push(c);
+            match smt::check(&pc) {
+                smt::Answer::Sat(m) => Some(m),
+                _ => None,
+            }
+        });
+        let model = match preferred
+            .map(smt::Answer::Sat)
+            .unwrap_or_else(|| smt::check(&st.pc))
+        {
+            smt::Answer::Sat(m) => m,
+            _ => {
+                return Err(stop(
+                    line,
+                    &format!("unsupported: a nondeterministic {what}"),
+                ));
+            }
+        };
+        let Some(v) = term::evaluate(t, &model) else {
+            return Err(stop(line, "undefined behaviour: division by zero"));
+        };
+        let mut pc = st.pc.clone();
+        pc.push(term::compare(
+            CmpOp::Ne,
+            t.clone(),
+            Term::constant(v as i64, t.ty()),
+        ));
+        if smt::check(&pc) == smt::Answer::Unsat {
+            return Ok(v);
+        }
+        *self.split.borrow_mut() = Some((t.clone(), v));
+        Err(stop(
+            line,
+            &format!(
+                "unsupported: a nondeterministic {what} with more than {MAX_SPLITS} possible values"
+            ),
+        ))
+    }
+
+    fn step_once(&self, mut st: State, e: EdgeIndex) -> Vec<Outcome> {
         st.steps += 1;
         let Some(top) = st.frames.last() else {
             return vec![Outcome::End(End::Exit)];
@@ -543,10 +655,90 @@ impl<'p> Exec<'p> {
         args: &[Expr],
         line: u32,
     ) -> Vec<Outcome> {
-        let size = match self.alloc_size(&mut st, args, line) {
+        let sizes = match self.alloc_sizes(&mut st, args, line) {
             Ok(s) => s,
             Err(h) => return vec![halt(st, h)],
         };
+        let mut out = vec![];
+        for (i, (mut st, size)) in sizes.into_iter().enumerate() {
+            st.forks += u32::from(i > 0);
+            out.extend(self.alloc_of(st, kind, lhs, size, line));
+        }
+        out
+    }
+
+    /// The block sizes an allocation may have, each with its state: one when the size is a
+    /// constant; for a nondeterministic size, every value the path allows (at most
+    /// [`MAX_SIZES`]), each state constrained to its value.
+    fn alloc_sizes(&self, st: &mut State, args: &[Expr], line: u32) -> Ev<Vec<(State, u64)>> {
+        let mut terms = vec![];
+        for a in args {
+            match self.eval(st, a, line)? {
+                Val::Int(t) => terms.push(t),
+                _ => return Err(stop(line, "allocation size is not an integer")),
+            }
+        }
+        if terms.iter().all(|t| t.is_const()) {
+            return Ok(vec![(st.clone(), self.alloc_size_of(&terms))]);
+        }
+        let size_t = self.prog.model.size_t();
+        let product = terms
+            .into_iter()
+            .map(|t| term::cast(t, size_t))
+            .try_fold(Term::constant(1, size_t), |acc, t| {
+                term::binary(BinOp::Mul, acc, t)
+            })
+            .ok_or_else(|| stop(line, "internal: allocation size"))?;
+        let mut out = vec![];
+        let mut pc = st.pc.clone();
+        loop {
+            let model = match smt::check(&pc) {
+                smt::Answer::Sat(m) => m,
+                smt::Answer::Unsat => return Ok(out),
+                smt::Answer::Unknown(why) => {
+                    return Err(stop(
+                        line,
+                        &format!("the solver could not bound an allocation size ({why})"),
+                    ));
+                }
+            };
+            let Some(v) = term::evaluate(&product, &model) else {
+                return Err(stop(line, "undefined behaviour: division by zero"));
+            };
+            if out.len() == MAX_SIZES {
+                return Err(stop(
+                    line,
+                    &format!(
+                        "unsupported: allocation of a nondeterministic size with more than {MAX_SIZES} possible values"
+                    ),
+                ));
+            }
+            let value = Term::constant(v as i64, size_t);
+            let mut s = st.clone();
+            s.pc.push(term::compare(CmpOp::Eq, product.clone(), value.clone()));
+            out.push((s, v));
+            pc.push(term::compare(CmpOp::Ne, product.clone(), value));
+        }
+    }
+
+    /// The product of constant size arguments (saturating: a product beyond the address space
+    /// is a size no allocation can have).
+    fn alloc_size_of(&self, terms: &[TermRef]) -> u64 {
+        terms.iter().fold(1u64, |size, t| {
+            let v = exact_value(t).unwrap_or(0);
+            size.saturating_mul(u64::try_from(v).unwrap_or(u64::MAX))
+        })
+    }
+
+    /// An allocation of `size` bytes.
+    fn alloc_of(
+        &self,
+        mut st: State,
+        kind: AllocKind,
+        lhs: Option<&Expr>,
+        size: u64,
+        line: u32,
+    ) -> Vec<Outcome> {
         let zeroed = kind == AllocKind::Calloc;
         if kind == AllocKind::Alloca {
             let b = st.mem.alloc(BlockKind::Stack, size, false, line, "");
@@ -579,15 +771,13 @@ impl<'p> Exec<'p> {
         let mut size: u64 = 1;
         for a in args {
             match self.eval(st, a, line)? {
-                Val::Int(t) => match exact_value(&t) {
-                    Some(v) => size = size.saturating_mul(u64::try_from(v).unwrap_or(u64::MAX)),
-                    None => {
-                        return Err(stop(
-                            line,
-                            "unsupported: allocation of a nondeterministic size",
-                        ));
-                    }
-                },
+                Val::Int(t) => {
+                    let v = match exact_value(&t) {
+                        Some(v) => u64::try_from(v).unwrap_or(u64::MAX),
+                        None => self.number(st, &t, None, "size", line)?,
+                    };
+                    size = size.saturating_mul(v);
+                }
                 _ => return Err(stop(line, "allocation size is not an integer")),
             }
         }
@@ -795,7 +985,11 @@ impl<'p> Exec<'p> {
             }
             ExprKind::Unary(op, a) => Ok(Val::Int(term::unary(*op, self.int(st, a, line)?))),
             ExprKind::Binary(op, a, b) => {
-                let (x, y) = (self.int(st, a, line)?, self.int(st, b, line)?);
+                let (x, y) = (self.eval(st, a, line)?, self.eval(st, b, line)?);
+                if let Some(v) = self.address_arith(*op, &x, &y, &e.ty, line)? {
+                    return Ok(v);
+                }
+                let (x, y) = (self.as_int(x, line)?, self.as_int(y, line)?);
                 term::binary(*op, x, y)
                     .map(Val::Int)
                     .ok_or_else(|| stop(line, "undefined behaviour: division by zero"))
@@ -811,7 +1005,44 @@ impl<'p> Exec<'p> {
     }
 
     fn int(&self, st: &mut State, e: &Expr, line: u32) -> Ev<TermRef> {
-        match self.eval(st, e, line)? {
+        let v = self.eval(st, e, line)?;
+        self.as_int(v, line)
+    }
+
+    /// Integer arithmetic on an integer that holds an address (a pointer converted to
+    /// `uintptr_t` or `long`): adding or subtracting a constant moves the address, the
+    /// difference of two addresses into one block is a number; `None` when neither operand
+    /// holds an address.
+    fn address_arith(&self, op: BinOp, x: &Val, y: &Val, ty: &Type, line: u32) -> Ev<Option<Val>> {
+        let addr = |v: &Val| matches!(v, Val::Ptr(Ptr::Addr(..) | Ptr::Func(_)));
+        if !addr(x) && !addr(y) {
+            return Ok(None);
+        }
+        let int_ty = ty.as_int().unwrap_or(self.prog.model.size_t());
+        let konst = |v: &Val| match v {
+            Val::Int(t) => exact_value(t),
+            _ => None,
+        };
+        let moved = match (op, x, y) {
+            (BinOp::Add, Val::Ptr(p), k) | (BinOp::Add, k, Val::Ptr(p)) => {
+                konst(k).map(|k| Val::Ptr(self.offset_by(p, k)))
+            }
+            (BinOp::Sub, Val::Ptr(Ptr::Addr(a, o1)), Val::Ptr(Ptr::Addr(b, o2))) if a == b => {
+                Some(Val::Int(Term::constant(o1.wrapping_sub(*o2), int_ty)))
+            }
+            (BinOp::Sub, Val::Ptr(p), k) => konst(k).map(|k| Val::Ptr(self.offset_by(p, -k))),
+            _ => None,
+        };
+        moved.map(Some).ok_or_else(|| {
+            stop(
+                line,
+                "unsupported: arithmetic other than adding a constant on an integer that holds an address",
+            )
+        })
+    }
+
+    fn as_int(&self, v: Val, line: u32) -> Ev<TermRef> {
+        match v {
             Val::Int(t) => Ok(t),
             Val::Ptr(Ptr::Null) => Ok(Term::constant(0, self.prog.model.size_t())),
             Val::Ptr(Ptr::Abs(a)) => Ok(Term::constant(a, self.prog.model.size_t())),
@@ -853,16 +1084,44 @@ impl<'p> Exec<'p> {
     fn ptr_add(&self, st: &mut State, p: &Expr, i: &Expr, size: u64, line: u32) -> Ev<Val> {
         let base = self.pointer(st, p, line)?;
         let idx = self.int(st, i, line)?;
-        let Some(k) = exact_value(&idx) else {
-            return Err(stop(
-                line,
-                "unsupported: pointer arithmetic with a nondeterministic offset",
-            ));
+        let k = match exact_value(&idx) {
+            Some(k) => k,
+            None => {
+                let prefer = self.outside(st, &base, &idx, size);
+                let bits = self.number(st, &idx, prefer, "offset", line)?;
+                let ty = idx.ty();
+                exact_value(&Term::constant(bits as i64, ty)).unwrap_or(0)
+            }
         };
         let delta = k.saturating_mul(i128::from(size));
         match base {
             Ptr::Func(_) => Err(stop(line, "unsupported: arithmetic on a function pointer")),
             p => Ok(Val::Ptr(self.offset_by(&p, delta))),
+        }
+    }
+
+    /// `idx` puts `base + idx * size` outside the block `base` points into (a condition term),
+    /// when the block and the bounds are known.
+    fn outside(&self, st: &State, base: &Ptr, idx: &TermRef, size: u64) -> Option<TermRef> {
+        let Ptr::Addr(b, o) = base else { return None };
+        let blk = st.mem.block(*b)?;
+        let size = i128::from(size.max(1));
+        let lo = (-i128::from(*o)).div_euclid(size)
+            + i128::from((-i128::from(*o)).rem_euclid(size) != 0);
+        let hi = (i128::from(blk.size) - i128::from(*o)).div_euclid(size) - 1;
+        let ty = idx.ty();
+        let (min, max) = if ty.signed {
+            (-(1i128 << (ty.bits - 1)), (1i128 << (ty.bits - 1)) - 1)
+        } else {
+            (0, (1i128 << ty.bits) - 1)
+        };
+        let below = (lo > min && lo <= max)
+            .then(|| term::compare(CmpOp::Lt, idx.clone(), Term::constant(lo as i64, ty)));
+        let above = (hi >= min && hi < max)
+            .then(|| term::compare(CmpOp::Gt, idx.clone(), Term::constant(hi as i64, ty)));
+        match (below, above) {
+            (Some(a), Some(b)) => term::binary(BinOp::Or, a, b),
+            (a, b) => a.or(b),
         }
     }
 
@@ -929,9 +1188,20 @@ impl<'p> Exec<'p> {
             },
             (Val::Ptr(Ptr::Null), Type::Int(it)) => Ok(Val::zero(*it)),
             (Val::Ptr(Ptr::Abs(a)), Type::Int(it)) => Ok(Val::Int(Term::constant(a, *it))),
-            (Val::Ptr(_), Type::Int(_)) => {
-                Err(stop(line, "unsupported: pointer converted to an integer"))
+            (Val::Ptr(Ptr::Undef), Type::Int(_)) => Err(stop(
+                line,
+                "unsupported: an uninitialised pointer converted to an integer",
+            )),
+            (Val::Ptr(_), Type::Int(it)) if it.boolean => Ok(Val::Int(Term::constant(1, *it))),
+            // An integer wide enough for an address holds it: converted back, it is the
+            // same pointer.
+            (Val::Ptr(p), Type::Int(it)) if it.bits >= self.prog.model.ptr_bits() => {
+                Ok(Val::Ptr(p))
             }
+            (Val::Ptr(_), Type::Int(_)) => Err(stop(
+                line,
+                "unsupported: a pointer converted to an integer narrower than a pointer",
+            )),
             (v, _) => Ok(v),
         }
     }
@@ -1083,6 +1353,12 @@ fn insert_bits(old: TermRef, spec: BitSpec, v: TermRef) -> TermRef {
         .and_then(|(a, b)| term::binary(BinOp::Or, a, b))
         .unwrap_or_else(|| Term::constant(0, unit))
 }
+
+/// Most values a nondeterministic allocation size may take on one path.
+const MAX_SIZES: usize = 16;
+
+/// Most splits of one step on the values of nondeterministic offsets and sizes.
+const MAX_SPLITS: usize = 16;
 
 /// An integer term's constant value as a mathematical integer (unsigned types are never
 /// negative).

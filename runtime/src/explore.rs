@@ -147,6 +147,7 @@ impl<'p> Explorer<'p> {
                 checks,
                 inputs: None,
                 caveats: Default::default(),
+                split: Default::default(),
             },
             limits,
             queue: BinaryHeap::new(),

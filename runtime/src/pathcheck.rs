@@ -225,6 +225,7 @@ fn follow(prog: &Program, checks: &PropertySet, path: &[PathStep]) -> Followed {
         checks,
         inputs: None,
         caveats: Default::default(),
+        split: Default::default(),
     };
     let last = path.len() - 1;
     let mut states = vec![exec.initial()];

@@ -51,6 +51,7 @@ pub fn replay(
         checks,
         inputs: Some(inputs),
         caveats: Default::default(),
+        split: Default::default(),
     };
     let mut st = exec.initial();
     let mut out = Replay {

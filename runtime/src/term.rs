@@ -173,6 +173,26 @@ pub fn cast(a: TermRef, to: IntTy) -> TermRef {
     }
 }
 
+/// The value of `t` when every symbol `n` has the value `env[n]` (0 when absent); `None`
+/// when it divides by zero.
+pub fn evaluate(t: &TermRef, env: &std::collections::BTreeMap<u32, i64>) -> Option<u64> {
+    match &*substitute(t, env)? {
+        Term::Const(bits, _) => Some(*bits),
+        _ => None,
+    }
+}
+
+fn substitute(t: &TermRef, env: &std::collections::BTreeMap<u32, i64>) -> Option<TermRef> {
+    Some(match &**t {
+        Term::Const(..) => t.clone(),
+        Term::Sym(n, ty) => Term::constant(env.get(n).copied().unwrap_or(0), *ty),
+        Term::Unary(op, a, _) => unary(*op, substitute(a, env)?),
+        Term::Binary(op, a, b, _) => binary(*op, substitute(a, env)?, substitute(b, env)?)?,
+        Term::Cmp(op, a, b) => compare(*op, substitute(a, env)?, substitute(b, env)?),
+        Term::Cast(a, to) => cast(substitute(a, env)?, *to),
+    })
+}
+
 /// `a != 0` as a condition term (`int` 0/1).
 pub fn truth(a: TermRef) -> TermRef {
     if let Term::Cmp(..) = &*a {

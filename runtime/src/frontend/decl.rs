@@ -6,7 +6,7 @@ use super::types::{Declared, Specs};
 use super::{FnBuilder, Lowerer, Res, Sig, Symbol, mark_loop_heads};
 use crate::ir::*;
 use lang_c::ast::*;
-use lang_c::span::Node;
+use lang_c::span::{Node, Span};
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::HashMap;
 
@@ -108,7 +108,7 @@ impl Lowerer<'_> {
         }
         if let Some(init) = init {
             if let Type::Array(_, 0) = self.vars[v.0 as usize].ty {
-                self.vars[v.0 as usize].ty = r.ty;
+                self.vars[v.0 as usize].ty = self.complete_array(r.ty, Some(init));
             }
             let saved = self.fb.take();
             let lv = Expr {
@@ -315,8 +315,15 @@ impl Lowerer<'_> {
         let specs = Specs::of_decl(&d.node.specifiers);
         let base = self.base_type(&specs, d.span)?;
         for id in &d.node.declarators {
-            let r = self.declarator(base.clone(), &id.node.declarator)?;
             let line = self.line(id.span);
+            if !specs.is_static
+                && !specs.typedef
+                && let Some((name, size)) = self.vla_parts(&id.node.declarator)
+            {
+                self.declare_vla(&name, &base, size, line)?;
+                continue;
+            }
+            let r = self.declarator(base.clone(), &id.node.declarator)?;
             if specs.typedef || specs.is_extern || r.ty == Type::Func {
                 self.declare_global(r, &specs, None, line);
                 continue;
@@ -345,12 +352,86 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// `int a[] = {1, 2, 3}` gets its size from the initialiser.
+    /// The name and size expression of `T name[size]` when `size` is not a constant: a
+    /// variable-length array (of elements of the base type).
+    fn vla_parts<'d>(&mut self, d: &'d Node<Declarator>) -> Option<(String, &'d Node<Expression>)> {
+        let DeclaratorKind::Identifier(id) = &d.node.kind.node else {
+            return None;
+        };
+        let [dd] = d.node.derived.as_slice() else {
+            return None;
+        };
+        let DerivedDeclarator::Array(a) = &dd.node else {
+            return None;
+        };
+        let (ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e)) = &a.node.size
+        else {
+            return None;
+        };
+        self.const_eval(e)
+            .is_none()
+            .then(|| (id.node.name.clone(), &**e))
+    }
+
+    /// `T a[n]` with `n` known at run time: a stack block of `n * sizeof(T)` bytes (released
+    /// when the function returns), `a` its address and `sizeof a` its size.
+    fn declare_vla(&mut self, name: &str, elem: &Type, n: &Node<Expression>, line: u32) -> Res<()> {
+        let size_t = Type::Int(self.model.size_t());
+        let n = self.rvalue(n)?;
+        let n = self.convert(n, &size_t, Span::none())?;
+        let f = self.b().id;
+        let ptr = self.new_var(name, elem.clone().ptr_to(), VarKind::Local(f), line);
+        let size = self.new_var(
+            &format!("{name}.size"),
+            size_t.clone(),
+            VarKind::Local(f),
+            line,
+        );
+        self.functions[f.0 as usize].locals.extend([ptr, size]);
+        let var = |v: VarId, ty: &Type| Expr {
+            kind: ExprKind::Var(v),
+            ty: ty.clone(),
+        };
+        let bytes = Expr {
+            ty: size_t.clone(),
+            kind: ExprKind::Binary(
+                BinOp::Mul,
+                Box::new(n),
+                Box::new(Expr::int(self.size_of(elem) as i64, self.model.size_t())),
+            ),
+        };
+        self.emit(
+            Op::Assign {
+                lhs: var(size, &size_t),
+                rhs: bytes,
+            },
+            line,
+        );
+        self.emit(
+            Op::Call {
+                lhs: Some(var(ptr, &elem.clone().ptr_to())),
+                callee: Callee::Builtin(Builtin::Alloc(AllocKind::Alloca)),
+                args: vec![var(size, &size_t)],
+            },
+            line,
+        );
+        self.bind(name, Symbol::Vla { ptr, size });
+        Ok(())
+    }
+
+    /// `int a[] = {1, 2, 3}` and `char s[] = "ab"` get their size from the initialiser.
     fn complete_array(&self, ty: Type, init: Option<&Node<Initializer>>) -> Type {
         match (ty, init.map(|i| &i.node)) {
             (Type::Array(t, 0), Some(Initializer::List(items))) => {
                 Type::Array(t, items.len() as u64)
             }
+            (Type::Array(t, 0), Some(Initializer::Expression(e))) => match &e.node {
+                Expression::StringLiteral(l) => match super::literal::string_literal(&l.node) {
+                    Ok(lit) => Type::Array(t, lit.units.len() as u64 + 1),
+                    Err(_) => Type::Array(t, 0),
+                },
+                _ => Type::Array(t, 0),
+            },
             (t, _) => t,
         }
     }
@@ -390,16 +471,52 @@ impl Lowerer<'_> {
         match &init.node {
             Initializer::Expression(e) => {
                 if matches!(lv.ty, Type::Array(..)) {
-                    return self.unsup(e.span, "array initialised from an expression or string");
+                    return self.initialize_string(lv, e, line);
                 }
                 self.assign_to(lv, e, line)?;
                 Ok(())
             }
-            Initializer::List(items) => {
-                self.zero_fill(&lv, line);
-                self.initialize_list(lv, items, line)
-            }
+            Initializer::List(items) => self.initialize_items(lv, items, line),
         }
+    }
+
+    /// Initialises `lv` from a brace-enclosed list: zero, then the listed sub-objects.
+    pub(super) fn initialize_items(
+        &mut self,
+        lv: Expr,
+        items: &[Node<InitializerListItem>],
+        line: u32,
+    ) -> Res<()> {
+        self.zero_fill(&lv, line);
+        self.initialize_list(lv, items, line)
+    }
+
+    /// `char s[N] = "..."`: the characters, the terminating zero and zeros up to `N`.
+    fn initialize_string(&mut self, lv: Expr, e: &Node<Expression>, line: u32) -> Res<()> {
+        let Expression::StringLiteral(l) = &e.node else {
+            return self.unsup(e.span, "array initialised from an expression");
+        };
+        let lit = super::literal::string_literal(&l.node).or_else(|why| self.unsup(e.span, why))?;
+        let Type::Array(elem, n) = &lv.ty else {
+            return self.unsup(e.span, "a string initialising a non-array");
+        };
+        if **elem != Type::Int(lit.elem) && lit.elem.size() != self.size_of(elem) {
+            return self.unsup(e.span, "a string initialising an array of another type");
+        }
+        if lit.units.len() as u64 > *n {
+            return self.unsup(e.span, "a string longer than the array it initialises");
+        }
+        self.zero_fill(&lv, line);
+        for (i, u) in lit.units.iter().enumerate() {
+            let sub = self.sub_object(&lv, i).ok_or(super::Unsup {
+                msg: "string initialiser".into(),
+                line,
+            })?;
+            let v = Expr::int(i64::from(*u), lit.elem);
+            let v = self.convert(v, &sub.ty, e.span)?;
+            self.emit(Op::Assign { lhs: sub, rhs: v }, line);
+        }
+        Ok(())
     }
 
     fn initialize_list(

@@ -85,6 +85,18 @@ impl Lowerer<'_> {
             Expression::SizeOfVal(s) => {
                 let t = match &s.node.0.node {
                     // A string literal is an array: its size counts the terminating zero.
+                    Expression::Identifier(id)
+                        if matches!(self.lookup(&id.node.name), Some(Symbol::Vla { .. })) =>
+                    {
+                        let Some(Symbol::Vla { size, .. }) = self.lookup(&id.node.name).cloned()
+                        else {
+                            return self.unsup(s.span, "sizeof");
+                        };
+                        return Ok(Expr {
+                            kind: ExprKind::Var(size),
+                            ty: Type::Int(self.model.size_t()),
+                        });
+                    }
                     Expression::StringLiteral(l) => match super::literal::string_literal(&l.node) {
                         Ok(lit) => {
                             Type::Array(Box::new(Type::Int(lit.elem)), lit.units.len() as u64 + 1)
@@ -116,8 +128,8 @@ impl Lowerer<'_> {
             }
             Expression::Statement(s) => self.statement_expr(s),
             Expression::OffsetOf(o) => self.offset_of(o),
-            Expression::GenericSelection(_) => self.unsup(e.span, "_Generic selection"),
-            Expression::CompoundLiteral(_) => self.unsup(e.span, "compound literals"),
+            Expression::GenericSelection(g) => self.generic(g),
+            Expression::CompoundLiteral(c) => self.compound_literal(c, line),
             Expression::VaArg(v) => self.va_arg(v, line),
         }
     }
@@ -129,6 +141,50 @@ impl Lowerer<'_> {
             return self.unsup(span, "a size larger than the address space");
         }
         Ok(Expr::int(v as i64, t))
+    }
+
+    /// `_Generic(e, T1: e1, ..., default: d)`: the association whose type is the type of `e`
+    /// (after array and function decay), else the default. Types that the IR does not tell
+    /// apart (`int` and `long` in ILP32) make a choice between them unsupported.
+    fn generic(&mut self, g: &Node<GenericSelection>) -> Res<Expr> {
+        let ty = match self.type_of_expr(&g.node.expression)? {
+            Type::Array(t, _) => t.ptr_to(),
+            Type::Func => Type::Func.ptr_to(),
+            t => t,
+        };
+        let mut default = None;
+        let mut matching = vec![];
+        for a in &g.node.associations {
+            match &a.node {
+                GenericAssociation::Type(t) => {
+                    if self.type_name(&t.node.type_name)? == ty {
+                        matching.push(&t.node.expression);
+                    }
+                }
+                GenericAssociation::Default(e) => default = Some(e),
+            }
+        }
+        match (matching.as_slice(), default) {
+            ([e], _) => self.expr(e),
+            ([], Some(e)) => self.expr(e),
+            ([], None) => self.unsup(g.span, "a _Generic selection with no matching association"),
+            _ => self.unsup(
+                g.span,
+                "a _Generic selection between types of the same size and signedness",
+            ),
+        }
+    }
+
+    /// `(T){ ... }`: an unnamed object of type `T` initialised from the list (an lvalue).
+    fn compound_literal(&mut self, c: &Node<CompoundLiteral>, line: u32) -> Res<Expr> {
+        let ty = self.type_name(&c.node.type_name)?;
+        let ty = match ty {
+            Type::Array(t, 0) => Type::Array(t, c.node.initializer_list.len() as u64),
+            t => t,
+        };
+        let obj = self.temp(ty, line);
+        self.initialize_items(obj.clone(), &c.node.initializer_list, line)?;
+        Ok(obj)
     }
 
     /// The type of an expression, without keeping its side effects (for `sizeof`).
@@ -158,6 +214,13 @@ impl Lowerer<'_> {
             Some(Symbol::EnumConst(c)) => Ok(Expr::int(*c, IntTy::INT)),
             Some(Symbol::Typedef(_)) => self.unsup(id.span, format!("type `{name}` used as value")),
             Some(Symbol::Poison(why)) => self.unsup(id.span, format!("`{name}`: {why}")),
+            Some(Symbol::Vla { ptr, .. }) => {
+                let ptr = *ptr;
+                Ok(Expr {
+                    kind: ExprKind::Var(ptr),
+                    ty: self.vars[ptr.0 as usize].ty.clone(),
+                })
+            }
             None if matches!(name, "__PRETTY_FUNCTION__" | "__func__" | "__FUNCTION__") => {
                 Ok(Expr {
                     kind: ExprKind::Str(std::sync::Arc::new(super::literal::plain(

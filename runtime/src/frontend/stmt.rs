@@ -55,9 +55,43 @@ impl Lowerer<'_> {
             },
             Statement::Return(e) => self.return_stmt(e.as_deref(), line)?,
             Statement::Switch(sw) => self.switch(sw)?,
-            Statement::Asm(_) => return self.unsup(s.span, "inline assembly"),
+            Statement::Asm(a) => self.asm(a)?,
         }
         Ok(())
+    }
+
+    /// Inline assembly that cannot change the program's state is skipped: an empty template
+    /// (a compiler barrier such as `asm volatile("" ::: "memory")`), extended asm with no
+    /// outputs and no memory clobber, and basic asm made of fences and no-ops (`nop`,
+    /// `pause`, `mfence`). Anything else is unsupported.
+    fn asm(&mut self, a: &Node<AsmStatement>) -> Res<()> {
+        let text = |l: &Node<StringLiteral>| {
+            super::literal::string_literal(&l.node)
+                .map(|s| {
+                    s.units
+                        .iter()
+                        .filter_map(|u| char::from_u32(*u))
+                        .collect::<String>()
+                })
+                .unwrap_or_default()
+        };
+        let harmless = match &a.node {
+            AsmStatement::GnuBasic(t) => text(t).split([';', '\n']).map(str::trim).all(|i| {
+                matches!(
+                    i,
+                    "" | "nop" | "pause" | "mfence" | "lfence" | "sfence" | "rep"
+                )
+            }),
+            AsmStatement::GnuExtended(x) => {
+                let memory = x.clobbers.iter().any(|c| text(c).trim() == "memory");
+                let empty = text(&x.template).trim().is_empty();
+                (empty && x.outputs.is_empty()) || (x.outputs.is_empty() && !memory)
+            }
+        };
+        if harmless {
+            return Ok(());
+        }
+        self.unsup(a.span, "inline assembly that writes the program's state")
     }
 
     /// An expression evaluated for its side effects only: `i++` needs no copy of the old value.
