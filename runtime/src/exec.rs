@@ -207,7 +207,7 @@ impl<'p> Exec<'p> {
         line: u32,
     ) -> Ev<u64> {
         if let Term::Const(bits, _) = &**t {
-            return Ok(*bits);
+            return Ok(*bits as u64);
         }
         let preferred = prefer.and_then(|c| {
             let mut pc = st.pc.clone();
@@ -1364,8 +1364,7 @@ const MAX_SPLITS: usize = 16;
 /// negative).
 fn exact_value(t: &TermRef) -> Option<i128> {
     match &**t {
-        Term::Const(bits, ty) if ty.signed => Some(i128::from(term::sign_extend(*bits, ty.bits))),
-        Term::Const(bits, _) => Some(i128::from(*bits)),
+        Term::Const(..) => t.as_i128(),
         _ => None,
     }
 }

@@ -106,7 +106,7 @@ impl DataModel {
     pub fn int_align(self, size: u64) -> u64 {
         match self {
             DataModel::Ilp32 => size.clamp(1, 4),
-            DataModel::Lp64 => size.clamp(1, 8),
+            DataModel::Lp64 => size.clamp(1, 16),
         }
     }
 

@@ -90,7 +90,13 @@ impl Encoder {
 
     fn encode_uncached(&mut self, t: &TermRef) -> BV {
         match &**t {
-            Term::Const(bits, ty) => BV::from_u64(*bits, u32::from(ty.bits)),
+            Term::Const(bits, ty) if ty.bits <= 64 => {
+                BV::from_u64(*bits as u64, u32::from(ty.bits))
+            }
+            Term::Const(bits, ty) => {
+                let hi = BV::from_u64((*bits >> 64) as u64, u32::from(ty.bits) - 64);
+                hi.concat(BV::from_u64(*bits as u64, 64))
+            }
             Term::Sym(n, ty) => self.symbol(*n, *ty),
             Term::Unary(op, a, _) => {
                 let a = self.encode(a);

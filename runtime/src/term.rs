@@ -15,8 +15,8 @@ pub type TermRef = Rc<Term>;
 /// A machine-integer term.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Term {
-    /// A constant; `bits` holds the value truncated to the type's width.
-    Const(u64, IntTy),
+    /// A constant; `bits` holds the value truncated to the type's width (up to 128).
+    Const(u128, IntTy),
     /// The `n`-th nondeterministic input of the path.
     Sym(u32, IntTy),
     /// Unary operation.
@@ -31,10 +31,25 @@ pub enum Term {
 
 /// Truncates `v` to `bits` bits.
 pub fn mask(v: u64, bits: u8) -> u64 {
-    if bits >= 64 {
+    mask128(u128::from(v), bits) as u64
+}
+
+/// Truncates `v` to `bits` bits (up to 128).
+pub fn mask128(v: u128, bits: u8) -> u128 {
+    if bits >= 128 {
         v
     } else {
-        v & ((1u64 << bits) - 1)
+        v & ((1u128 << bits) - 1)
+    }
+}
+
+/// Interprets the low `bits` bits of `v` as a signed number (up to 128 bits).
+pub fn sign_extend128(v: u128, bits: u8) -> i128 {
+    if bits >= 128 {
+        v as i128
+    } else {
+        let shift = 128 - u32::from(bits);
+        ((v << shift) as i128) >> shift
     }
 }
 
@@ -58,16 +73,33 @@ impl Term {
         }
     }
 
-    /// A constant of type `ty` from any integer.
+    /// A constant of type `ty` from any integer (sign-extended to the type's width first).
     pub fn constant(v: i64, ty: IntTy) -> TermRef {
-        Rc::new(Term::Const(mask(v as u64, ty.bits), ty))
+        Rc::new(Term::Const(mask128(v as i128 as u128, ty.bits), ty))
     }
 
-    /// The constant value as a mathematical integer, if constant.
+    /// A constant of type `ty` with the given bits.
+    pub fn constant_bits(v: u128, ty: IntTy) -> TermRef {
+        Rc::new(Term::Const(mask128(v, ty.bits), ty))
+    }
+
+    /// The constant value as a 64-bit integer, if constant: sign-extended for signed types,
+    /// the bits read as `i64` for unsigned ones; `None` for a 128-bit value outside `i64`.
     pub fn as_const(&self) -> Option<i64> {
         match self {
-            Term::Const(b, t) if t.signed => Some(sign_extend(*b, t.bits)),
-            Term::Const(b, _) => Some(*b as i64),
+            Term::Const(b, t) if t.bits > 64 => i64::try_from(self.as_i128()?).ok(),
+            Term::Const(b, t) if t.signed => Some(sign_extend(*b as u64, t.bits)),
+            Term::Const(b, _) => Some(*b as u64 as i64),
+            _ => None,
+        }
+    }
+
+    /// The constant value as a mathematical integer (`None` for an unsigned 128-bit value
+    /// above `i128::MAX`).
+    pub fn as_i128(&self) -> Option<i128> {
+        match self {
+            Term::Const(b, t) if t.signed => Some(sign_extend128(*b, t.bits)),
+            Term::Const(b, _) => i128::try_from(*b).ok(),
             _ => None,
         }
     }
@@ -94,15 +126,15 @@ impl Term {
 /// `op a` with folding.
 pub fn unary(op: UnOp, a: TermRef) -> TermRef {
     let ty = a.ty();
-    match a.as_const() {
-        Some(v) => Term::constant(
+    match &*a {
+        Term::Const(bits, _) => Term::constant_bits(
             match op {
-                UnOp::Neg => v.wrapping_neg(),
-                UnOp::Not => !v,
+                UnOp::Neg => bits.wrapping_neg(),
+                UnOp::Not => !bits,
             },
             ty,
         ),
-        None => Rc::new(Term::Unary(op, a, ty)),
+        _ => Rc::new(Term::Unary(op, a, ty)),
     }
 }
 
@@ -110,7 +142,7 @@ pub fn unary(op: UnOp, a: TermRef) -> TermRef {
 pub fn binary(op: BinOp, a: TermRef, b: TermRef) -> Option<TermRef> {
     let ty = a.ty();
     if let (Term::Const(x, _), Term::Const(y, _)) = (&*a, &*b) {
-        return fold_binary(op, *x, *y, ty).map(|v| Rc::new(Term::Const(mask(v, ty.bits), ty)));
+        return fold_binary(op, *x, *y, ty).map(|v| Rc::new(Term::Const(mask128(v, ty.bits), ty)));
     }
     if matches!(op, BinOp::Div | BinOp::Rem) && b.as_const() == Some(0) {
         return None;
@@ -118,24 +150,24 @@ pub fn binary(op: BinOp, a: TermRef, b: TermRef) -> Option<TermRef> {
     Some(Rc::new(Term::Binary(op, a, b, ty)))
 }
 
-fn fold_binary(op: BinOp, x: u64, y: u64, ty: IntTy) -> Option<u64> {
-    let (sx, sy) = (sign_extend(x, ty.bits), sign_extend(y, ty.bits));
-    let shift = (y & 63) as u32;
+fn fold_binary(op: BinOp, x: u128, y: u128, ty: IntTy) -> Option<u128> {
+    let (sx, sy) = (sign_extend128(x, ty.bits), sign_extend128(y, ty.bits));
+    let shift = (y & 127) as u32;
     Some(match op {
         BinOp::Add => x.wrapping_add(y),
         BinOp::Sub => x.wrapping_sub(y),
         BinOp::Mul => x.wrapping_mul(y),
         BinOp::Div if y == 0 => return None,
         BinOp::Rem if y == 0 => return None,
-        BinOp::Div if ty.signed => sx.wrapping_div(sy) as u64,
-        BinOp::Rem if ty.signed => sx.wrapping_rem(sy) as u64,
-        BinOp::Div => x / y,
-        BinOp::Rem => x % y,
+        BinOp::Div if ty.signed => sx.wrapping_div(sy) as u128,
+        BinOp::Rem if ty.signed => sx.wrapping_rem(sy) as u128,
+        BinOp::Div => mask128(x, ty.bits) / mask128(y, ty.bits),
+        BinOp::Rem => mask128(x, ty.bits) % mask128(y, ty.bits),
         BinOp::And => x & y,
         BinOp::Or => x | y,
         BinOp::Xor => x ^ y,
         BinOp::Shl => x.wrapping_shl(shift),
-        BinOp::Shr if ty.signed => (sx >> shift.min(63)) as u64,
+        BinOp::Shr if ty.signed => (sx >> shift.min(127)) as u128,
         BinOp::Shr => x.checked_shr(shift).unwrap_or(0),
     })
 }
@@ -144,7 +176,7 @@ fn fold_binary(op: BinOp, x: u64, y: u64, ty: IntTy) -> Option<u64> {
 pub fn compare(op: CmpOp, a: TermRef, b: TermRef) -> TermRef {
     if let (Term::Const(x, t), Term::Const(y, _)) = (&*a, &*b) {
         let ord = if t.signed {
-            sign_extend(*x, t.bits).cmp(&sign_extend(*y, t.bits))
+            sign_extend128(*x, t.bits).cmp(&sign_extend128(*y, t.bits))
         } else {
             x.cmp(y)
         };
@@ -167,9 +199,12 @@ pub fn cast(a: TermRef, to: IntTy) -> TermRef {
     if from == to {
         return a;
     }
-    match a.as_const() {
-        Some(v) => Term::constant(v, to),
-        None => Rc::new(Term::Cast(a, to)),
+    match &*a {
+        Term::Const(bits, t) if t.signed => {
+            Term::constant_bits(sign_extend128(*bits, t.bits) as u128, to)
+        }
+        Term::Const(bits, _) => Term::constant_bits(*bits, to),
+        _ => Rc::new(Term::Cast(a, to)),
     }
 }
 
@@ -177,7 +212,7 @@ pub fn cast(a: TermRef, to: IntTy) -> TermRef {
 /// when it divides by zero.
 pub fn evaluate(t: &TermRef, env: &std::collections::BTreeMap<u32, i64>) -> Option<u64> {
     match &*substitute(t, env)? {
-        Term::Const(bits, _) => Some(*bits),
+        Term::Const(bits, _) => Some(*bits as u64),
         _ => None,
     }
 }

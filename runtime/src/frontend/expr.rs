@@ -1080,7 +1080,11 @@ fn cast(v: Expr, to: Type) -> Expr {
     if v.ty == to {
         return v;
     }
-    if let (ExprKind::Const(c), Type::Int(t)) = (&v.kind, &to) {
+    // Constants fold up to 64 bits; a 128-bit conversion of an unsigned 64-bit value stays a
+    // cast, since `Const` holds an `i64` that widens with its sign.
+    if let (ExprKind::Const(c), Type::Int(t)) = (&v.kind, &to)
+        && t.bits <= 64
+    {
         let bits = crate::term::mask(*c as u64, t.bits);
         let val = if t.signed {
             crate::term::sign_extend(bits, t.bits)

@@ -698,7 +698,9 @@ mod tests {
 
     #[test]
     fn unsupported_statement_is_an_edge_with_its_line() {
-        let p = lower("int main(void) {\n  int x = 0;\n  __asm__(\"movl $1, %eax\");\n  return x;\n}\n");
+        let p = lower(
+            "int main(void) {\n  int x = 0;\n  __asm__(\"movl $1, %eax\");\n  return x;\n}\n",
+        );
         let ops = ops(&p, "main");
         assert!(
             ops.contains(&(

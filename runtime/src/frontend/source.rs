@@ -37,9 +37,10 @@ impl Source {
     }
 
     /// Builds the line map of already preprocessed text. Identifier characters that lang-c
-    /// does not read (UTF-8 letters, `$`, both accepted by GCC) are spelled in ASCII first.
+    /// does not read (UTF-8 letters, `$`, both accepted by GCC) are spelled in ASCII first,
+    /// and GCC's 128-bit integer type names in a spelling it parses (`long long long`).
     pub fn from_text(text: String, name: &str) -> Source {
-        let text = ascii_identifiers(text);
+        let text = int128_names(ascii_identifiers(text));
         let mut starts = Vec::new();
         let mut origin = Vec::new();
         let mut files = vec![name.to_string()];
@@ -136,6 +137,45 @@ fn ascii_identifiers(text: String) -> String {
             None => out.push(c),
         }
     }
+    out
+}
+
+/// `__int128` (and the typedef names `__int128_t`, `__uint128_t`) outside literals spelled
+/// `long long long`, which lang-c parses as a list of specifiers and the front end reads as
+/// the 128-bit integer type.
+fn int128_names(text: String) -> String {
+    if !text.contains("int128") {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(match word.as_str() {
+            "__int128" | "__int128_t" => "long long long",
+            "__uint128_t" => "unsigned long long long",
+            w => w,
+        });
+        word.clear();
+    };
+    for c in text.chars() {
+        if quote.is_none() && (c.is_ascii_alphanumeric() || c == '_') {
+            word.push(c);
+            continue;
+        }
+        flush(&mut word, &mut out);
+        out.push(c);
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q || c == '\n' => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None => {}
+        }
+    }
+    flush(&mut word, &mut out);
     out
 }
 

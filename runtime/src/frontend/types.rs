@@ -85,6 +85,8 @@ impl Lowerer<'_> {
             8
         } else if short {
             16
+        } else if longs >= 3 {
+            128
         } else if longs >= 2 {
             64
         } else if longs == 1 {
