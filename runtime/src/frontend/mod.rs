@@ -1,14 +1,17 @@
 //! The C front end: a C file in, a [`Program`] out.
 //!
 //! `.c` files go through the system preprocessor (`cc -E`), `.i` files are read as they are;
-//! lang-c parses the text (GNU C), and the lowering passes (`types`, `expr`, `stmt`, `decl`)
-//! turn the AST into one CFA per function. A construct the IR cannot express does not stop
-//! the front end: it becomes an [`Op::Unsupported`] edge naming the construct and its line, so
-//! only programs that can reach it get an UNKNOWN verdict. Malformed input (a missing file, a
-//! preprocessor failure, a syntax error, no `main`) is a [`FrontendError`].
+//! a pre-scan bounds the nesting (`nesting`), lang-c parses the text (GNU C), and the lowering
+//! passes (`types`, `expr`, `stmt`, `decl`) turn the AST into one CFA per function. A
+//! construct the IR cannot express does not stop the front end: it becomes an
+//! [`Op::Unsupported`] edge naming the construct and its line, so only programs that can reach
+//! it get an UNKNOWN verdict. Malformed input (a missing file, a preprocessor failure, a
+//! syntax error, no `main`) is a [`FrontendError`] of kind `Input`; a program nested deeper than the front end
+//! takes is one of kind `Limit`.
 
 mod decl;
 mod expr;
+mod nesting;
 mod source;
 mod stmt;
 mod types;
@@ -20,12 +23,45 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::time::Instant;
 
 /// Input the front end rejects: no verdict can be given.
 #[derive(Debug, Clone)]
 pub struct FrontendError {
+    /// Bad input, or valid C beyond a limit of the front end.
+    pub kind: FrontendErrorKind,
     /// What is wrong, with file and line when known.
     pub message: String,
+}
+
+/// Why the front end rejects a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrontendErrorKind {
+    /// Bad input (a missing file, a preprocessor or compiler error, a syntax error, a
+    /// constraint violation, no `main`): exit 2 without a verdict.
+    #[default]
+    Input,
+    /// Valid C that exceeds an implementation limit (nesting deeper than
+    /// `nesting::MAX_DEPTH`): UNKNOWN, with the message as the reason.
+    Limit,
+}
+
+impl FrontendError {
+    /// Bad input.
+    pub fn input(message: impl Into<String>) -> Self {
+        FrontendError {
+            kind: FrontendErrorKind::Input,
+            message: message.into(),
+        }
+    }
+
+    /// A program beyond an implementation limit.
+    pub fn limit(message: impl Into<String>) -> Self {
+        FrontendError {
+            kind: FrontendErrorKind::Limit,
+            message: message.into(),
+        }
+    }
 }
 
 impl fmt::Display for FrontendError {
@@ -47,23 +83,49 @@ type Res<T> = Result<T, Unsup>;
 
 /// Reads, preprocesses, parses and lowers a C file.
 pub fn load(path: &Path) -> Result<Program, FrontendError> {
-    let source = Source::load(path).map_err(|e| FrontendError { message: e.0 })?;
-    lower_source(&source, &path.display().to_string())
+    load_until(path, None)
 }
 
-/// Parses and lowers preprocessed text (used by tests and by [`load`]).
+/// [`load`], with the C compiler's check (the gate) stopped at `deadline` if it runs that
+/// long (the analysis then goes on without it).
+pub fn load_until(path: &Path, _deadline: Option<Instant>) -> Result<Program, FrontendError> {
+    let source = Source::load(path).map_err(|e| FrontendError::input(e.0))?;
+    let file = path.display().to_string();
+    check_nesting(&source)?;
+    parse_and_lower(&source, &file)
+}
+
+/// Parses and lowers preprocessed text (used by tests and by [`load`]); no C compiler runs.
 pub fn lower_source(source: &Source, file: &str) -> Result<Program, FrontendError> {
+    check_nesting(source)?;
+    parse_and_lower(source, file)
+}
+
+/// A [`FrontendErrorKind::Limit`] error where the program nests deeper than the front end
+/// can take (see `nesting`).
+fn check_nesting(source: &Source) -> Result<(), FrontendError> {
+    let Err(at) = nesting::check(&source.text) else {
+        return Ok(());
+    };
+    Err(FrontendError::limit(format!(
+        "implementation limit: nesting depth {} exceeded at {}:{}:{}",
+        nesting::MAX_DEPTH,
+        source.file_of(at),
+        source.line_of(at),
+        source.column_of(at)
+    )))
+}
+
+fn parse_and_lower(source: &Source, file: &str) -> Result<Program, FrontendError> {
     let config = lang_c::driver::Config::with_gcc();
     let parse = lang_c::driver::parse_preprocessed(&config, source.text.clone()).map_err(|e| {
-        FrontendError {
-            message: format!(
-                "{}:{}:{}: syntax error, expected one of {}",
-                file,
-                source.line_of(e.offset),
-                e.column,
-                expected_list(&e.expected)
-            ),
-        }
+        FrontendError::input(format!(
+            "{}:{}:{}: syntax error, expected one of {}",
+            file,
+            source.line_of(e.offset),
+            e.column,
+            expected_list(&e.expected)
+        ))
     })?;
     let mut lw = Lowerer::new(source, file);
     lw.translation_unit(&parse.unit);
@@ -276,9 +338,10 @@ impl<'s> Lowerer<'s> {
         let main = match self.lookup("main") {
             Some(Symbol::Func(f)) if self.functions[f.0 as usize].defined => *f,
             _ => {
-                return Err(FrontendError {
-                    message: format!("{}: no definition of `main`", self.file),
-                });
+                return Err(FrontendError::input(format!(
+                    "{}: no definition of `main`",
+                    self.file
+                )));
             }
         };
         self.finish_init(main);

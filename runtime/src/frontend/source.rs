@@ -77,6 +77,15 @@ impl Source {
         self.origin[i].1
     }
 
+    /// The 1-based column (in bytes) of a byte offset of the preprocessed text.
+    pub fn column_of(&self, offset: usize) -> usize {
+        let i = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        offset.saturating_sub(self.starts.get(i).copied().unwrap_or(0)) + 1
+    }
+
     /// The file a byte offset came from.
     pub fn file_of(&self, offset: usize) -> &str {
         let i = match self.starts.binary_search(&offset) {
