@@ -1,16 +1,18 @@
 //! The C front end: a C file in, a [`Program`] out.
 //!
 //! `.c` files go through the system preprocessor (`cc -E`), `.i` files are read as they are;
-//! a pre-scan bounds the nesting (`nesting`), lang-c parses the text (GNU C), and the lowering
+//! a pre-scan bounds the nesting (`nesting`), the system C compiler checks the text (`gate`),
+//! lang-c parses it (GNU C), and the lowering
 //! passes (`types`, `expr`, `stmt`, `decl`) turn the AST into one CFA per function. A
 //! construct the IR cannot express does not stop the front end: it becomes an
 //! [`Op::Unsupported`] edge naming the construct and its line, so only programs that can reach
-//! it get an UNKNOWN verdict. Malformed input (a missing file, a preprocessor failure, a
-//! syntax error, no `main`) is a [`FrontendError`] of kind `Input`; a program nested deeper than the front end
+//! it get an UNKNOWN verdict. Malformed input (a missing file, a preprocessor failure, an
+//! error of the C compiler, a syntax error, no `main`) is a [`FrontendError`] of kind `Input`; a program nested deeper than the front end
 //! takes is one of kind `Limit`.
 
 mod decl;
 mod expr;
+mod gate;
 mod nesting;
 mod source;
 mod stmt;
@@ -88,10 +90,15 @@ pub fn load(path: &Path) -> Result<Program, FrontendError> {
 
 /// [`load`], with the C compiler's check (the gate) stopped at `deadline` if it runs that
 /// long (the analysis then goes on without it).
-pub fn load_until(path: &Path, _deadline: Option<Instant>) -> Result<Program, FrontendError> {
+pub fn load_until(path: &Path, deadline: Option<Instant>) -> Result<Program, FrontendError> {
     let source = Source::load(path).map_err(|e| FrontendError::input(e.0))?;
     let file = path.display().to_string();
     check_nesting(&source)?;
+    match gate::check(&source.text, &file, deadline) {
+        gate::Outcome::Rejected(errors) => return Err(FrontendError::input(errors)),
+        gate::Outcome::Skipped(Some(note)) => eprintln!("note: {note}"),
+        gate::Outcome::Passed | gate::Outcome::Skipped(None) => {}
+    }
     parse_and_lower(&source, &file)
 }
 
