@@ -132,14 +132,17 @@ impl Lowerer<'_> {
             }),
             Some(Symbol::EnumConst(c)) => Ok(Expr::int(*c, IntTy::INT)),
             Some(Symbol::Typedef(_)) => self.unsup(id.span, format!("type `{name}` used as value")),
-            Some(Symbol::Poison(why)) => self.unsup(id.span, format!("`{name}`: {why}")),
+            Some(Symbol::Poison(why)) => self.after_error(id.span, format!("`{name}`: {why}")),
             None if matches!(name, "__PRETTY_FUNCTION__" | "__func__" | "__FUNCTION__") => {
                 Ok(Expr {
                     kind: ExprKind::Str(name.into()),
                     ty: Type::Int(IntTy::CHAR).ptr_to(),
                 })
             }
-            None => self.unsup(id.span, format!("undeclared identifier `{name}`")),
+            None if name.starts_with("__builtin") => {
+                self.unsup(id.span, format!("undeclared identifier `{name}`"))
+            }
+            None => self.input_error(id.span, format!("undeclared identifier `{name}`")),
         }
     }
 
@@ -176,10 +179,11 @@ impl Lowerer<'_> {
         };
         let name = &m.node.identifier.node.name;
         let Some((off, ty)) = self.find_field(s, name) else {
-            return self.unsup(
-                m.span,
-                format!("no field `{name}` in `{}`", self.structs[s.0 as usize].name),
-            );
+            let msg = format!("no field `{name}` in `{}`", self.structs[s.0 as usize].name);
+            return match self.lacks_member(s, name) {
+                true => self.input_error(m.span, msg),
+                false => self.unsup(m.span, msg),
+            };
         };
         if !base.is_lvalue() {
             return self.unsup(m.span, "member of a non-lvalue struct");

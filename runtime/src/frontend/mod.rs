@@ -2,14 +2,16 @@
 //!
 //! `.c` files go through the system preprocessor (`cc -E`), `.i` files are read as they are;
 //! a pre-scan bounds the nesting (`nesting`), the system C compiler checks the text (`gate`),
-//! lang-c parses it (GNU C), and the lowering
+//! lang-c parses it (GNU C), syntactic constraint checks run (`checks`), and the lowering
 //! passes (`types`, `expr`, `stmt`, `decl`) turn the AST into one CFA per function. A
 //! construct the IR cannot express does not stop the front end: it becomes an
 //! [`Op::Unsupported`] edge naming the construct and its line, so only programs that can reach
 //! it get an UNKNOWN verdict. Malformed input (a missing file, a preprocessor failure, an
-//! error of the C compiler, a syntax error, no `main`) is a [`FrontendError`] of kind `Input`; a program nested deeper than the front end
+//! error of the C compiler, a syntax error, a constraint violation the front end can tell, no
+//! `main`) is a [`FrontendError`] of kind `Input`; a program nested deeper than the front end
 //! takes is one of kind `Limit`.
 
+mod checks;
 mod decl;
 mod expr;
 mod gate;
@@ -22,6 +24,7 @@ pub use source::Source;
 
 use crate::ir::*;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
@@ -134,9 +137,34 @@ fn parse_and_lower(source: &Source, file: &str) -> Result<Program, FrontendError
             expected_list(&e.expected)
         ))
     })?;
+    let violations = checks::check(&parse.unit);
+    if !violations.is_empty() {
+        return Err(FrontendError::input(located(source, &violations)));
+    }
     let mut lw = Lowerer::new(source, file);
     lw.translation_unit(&parse.unit);
     lw.finish()
+}
+
+/// How many errors of the front end's own checks a rejection shows.
+const SHOWN_ERRORS: usize = 5;
+
+/// `file:line:col: error: message` for the first errors (offsets in the preprocessed text).
+fn located(source: &Source, errors: &[(usize, String)]) -> String {
+    let mut lines: Vec<String> = (errors.iter().take(SHOWN_ERRORS))
+        .map(|(at, msg)| {
+            let (file, line, col) = (
+                source.file_of(*at),
+                source.line_of(*at),
+                source.column_of(*at),
+            );
+            format!("{file}:{line}:{col}: error: {msg}")
+        })
+        .collect();
+    if errors.len() > SHOWN_ERRORS {
+        lines.push(format!("({} more errors)", errors.len() - SHOWN_ERRORS));
+    }
+    lines.join("\n")
 }
 
 fn expected_list(set: &std::collections::HashSet<&'static str>) -> String {
@@ -200,6 +228,12 @@ pub(crate) struct Lowerer<'s> {
     init: FnBuilder,
     global_errors: Vec<Unsup>,
     temp_count: u32,
+    /// Constraint violations found while lowering (an undeclared identifier, a missing
+    /// member): offset and message. Reported only when nothing was `lossy`.
+    input_errors: RefCell<Vec<(usize, String)>>,
+    /// Whether some construct could not be lowered: a declaration may then be missing from
+    /// the symbol tables, and the `input_errors` are not certain.
+    lossy: Cell<bool>,
 }
 
 impl<'s> Lowerer<'s> {
@@ -232,6 +266,8 @@ impl<'s> Lowerer<'s> {
             init,
             global_errors: vec![],
             temp_count: 0,
+            input_errors: RefCell::new(vec![]),
+            lossy: Cell::new(false),
         };
         lw.declare_function("__shapecheck_init", Sig::default(), 0);
         lw
@@ -242,10 +278,42 @@ impl<'s> Lowerer<'s> {
     }
 
     fn unsup<T>(&self, span: lang_c::span::Span, msg: impl Into<String>) -> Res<T> {
+        self.lossy.set(true);
+        self.after_error(span, msg)
+    }
+
+    /// A construct that cannot be lowered because of an earlier error (the use of a name
+    /// whose declaration failed): unsupported, but it says nothing new about the program.
+    fn after_error<T>(&self, span: lang_c::span::Span, msg: impl Into<String>) -> Res<T> {
         Err(Unsup {
             msg: msg.into(),
             line: self.line(span),
         })
+    }
+
+    /// A constraint violation (bad input if nothing else in the unit is unsupported); the
+    /// construct is also unsupported, so lowering goes on.
+    fn input_error<T>(&self, span: lang_c::span::Span, msg: impl Into<String>) -> Res<T> {
+        let msg = msg.into();
+        self.input_errors
+            .borrow_mut()
+            .push((span.start, msg.clone()));
+        self.after_error(span, msg)
+    }
+
+    /// Whether struct `s` certainly has no member `name`: it is complete and neither its
+    /// fields (bit-fields are stored as `name:bitfield`) nor its anonymous members have it.
+    fn lacks_member(&self, s: StructId, name: &str) -> bool {
+        let def = &self.structs[s.0 as usize];
+        def.complete
+            && def.fields.iter().all(|f| {
+                let own = f.name.strip_suffix(":bitfield").unwrap_or(&f.name);
+                let anon = match f.ty {
+                    Type::Struct(inner) if f.name.starts_with("<anon") => Some(inner),
+                    _ => None,
+                };
+                own != name && anon.is_none_or(|inner| self.lacks_member(inner, name))
+            })
     }
 
     /// The builder of the function being lowered (the global initialiser outside functions).
@@ -342,6 +410,11 @@ impl<'s> Lowerer<'s> {
     }
 
     fn finish(mut self) -> Result<Program, FrontendError> {
+        let errors = self.input_errors.take();
+        let lossy = self.lossy.get() || self.sigs.iter().any(|s| s.unsupported.is_some());
+        if !errors.is_empty() && !lossy {
+            return Err(FrontendError::input(located(self.src, &errors)));
+        }
         let main = match self.lookup("main") {
             Some(Symbol::Func(f)) if self.functions[f.0 as usize].defined => *f,
             _ => {
@@ -555,6 +628,59 @@ mod tests {
         let ops = ops(&p, "main");
         assert!(ops.iter().any(|(_, o)| o.contains("== 1")), "{ops:?}");
         assert!(ops.iter().any(|(_, o)| o.contains("== 2")), "{ops:?}");
+    }
+
+    /// The error of lowering `text` (as `t.c`, no C compiler), which must be bad input.
+    fn input_error(text: &str) -> String {
+        let src = Source::from_text(text.to_string(), "t.c");
+        let e = lower_source(&src, "t.c").expect_err("an input error");
+        assert_eq!(e.kind, FrontendErrorKind::Input, "{}", e.message);
+        e.message
+    }
+
+    #[test]
+    fn misplaced_jumps_and_labels_are_input_errors() {
+        let e = input_error("int main(void) {\n  goto nowhere;\n  return 0;\n}\n");
+        assert_eq!(e, "t.c:2:3: error: label `nowhere` used but not defined");
+        let e = input_error("int main(void) {\n  int x = 1; break;\n  continue;\n}\n");
+        assert_eq!(
+            e,
+            "t.c:2:14: error: `break` statement not within a loop or switch\n\
+             t.c:3:3: error: `continue` statement not within a loop"
+        );
+        let e = input_error("int main(void) { case 1: return 0; }\n");
+        assert_eq!(e, "t.c:1:18: error: `case` label not within a switch");
+    }
+
+    #[test]
+    fn duplicate_cases_undeclared_names_and_missing_members_are_input_errors() {
+        let e = input_error(
+            "int main(void) {\n  int k = 1;\n  switch (k) { case 1: k = 2; break; case 1: k = 3; }\n  return k;\n}\n",
+        );
+        assert_eq!(e, "t.c:3:43: error: duplicate case value `1`");
+        let e = input_error("int main(void) {\n  int x = y;\n  return x == 0;\n}\n");
+        assert_eq!(e, "t.c:2:11: error: undeclared identifier `y`");
+        let e = input_error(
+            "struct s { int a; struct { int b; }; int c : 3; };\n\
+             int main(void) { struct s v; v.b = 1; v.zzz = 1; return v.a; }\n",
+        );
+        assert_eq!(e, "t.c:2:39: error: no field `zzz` in `struct s`");
+    }
+
+    #[test]
+    fn names_the_lowering_may_have_lost_are_not_input_errors() {
+        // K&R parameters are not bound; a struct with a floating-point field stays
+        // incomplete; bit-fields are not accessible: all unsupported, none bad input.
+        for text in [
+            "int f(a) int a; { return a; }\nint main(void) { return f(1); }\n",
+            "struct s { float f; int a; };\nint main(void) { struct s v; v.a = 1; return v.a; }\n",
+            "struct s { int b : 3; };\nint main(void) { struct s v; v.b = 1; return v.b; }\n",
+            "float g;\nint main(void) { return y; }\n",
+        ] {
+            let src = Source::from_text(text.to_string(), "t.c");
+            let p = lower_source(&src, "t.c");
+            assert!(p.is_ok(), "{text}: {}", p.err().unwrap().message);
+        }
     }
 
     #[test]
