@@ -116,20 +116,20 @@ fn load_spec(args: &ClassifyArgs) -> Result<Spec, String> {
     let Some(path) = &args.spec else {
         return Ok(shapecheck_library::spec().clone());
     };
-    let user =
-        std::fs::read_to_string(path).map_err(|e| format!("error: {}: {e}\n", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("error: {}: {e}\n", path.display()))?;
+    let user = shapecheck_dsl::diag::decode(&path.display().to_string(), &bytes)?;
     let mut texts: Vec<&str> = vec![];
     if args.with_library {
         texts.extend(crate::specs::STANDARD.iter().map(|(_, t)| *t));
     }
     let offset = texts.iter().map(|t| t.len() + 1).sum();
-    texts.push(&user);
+    texts.push(user);
     shapecheck_dsl::load_all(&texts).map_err(|e| {
         let file = path.display().to_string();
         let both = texts.join("\n");
         e.iter()
             .map(|d| match in_user_part(d, offset) {
-                Some(d) => d.render(&file, &user),
+                Some(d) => d.render(&file, user),
                 None => d.render(&format!("standard library + {file}"), &both),
             })
             .collect()

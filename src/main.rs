@@ -15,6 +15,7 @@ mod specs;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use shapecheck_runtime::explore::Limits;
+use shapecheck_runtime::frontend::FrontendErrorKind;
 use shapecheck_runtime::property::PropertySet;
 use shapecheck_runtime::{cfa, frontend, report};
 use std::path::PathBuf;
@@ -207,9 +208,21 @@ fn show_cfa(file: &std::path::Path, dot: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
+            report_frontend_error(&e);
+            match e.kind {
+                FrontendErrorKind::Input => ExitCode::from(2),
+                FrontendErrorKind::Limit => ExitCode::from(1),
+            }
         }
+    }
+}
+
+/// Prints a front-end error on stderr (the C compiler's messages already say `error:`).
+fn report_frontend_error(e: &frontend::FrontendError) {
+    if e.message.contains(": error:") {
+        eprintln!("{e}");
+    } else {
+        eprintln!("error: {e}");
     }
 }
 
@@ -231,10 +244,16 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let prog = match frontend::load_with(&args.file, args.data_model.data_model()) {
+    let deadline = shapecheck_runtime::budget::get().deadline;
+    let prog = match frontend::load_with(&args.file, args.data_model.data_model(), deadline) {
         Ok(p) => p,
+        Err(e) if e.kind == FrontendErrorKind::Limit => {
+            let r = report::Report::undecided(&checks, &e.message);
+            print_report(args, &r, None);
+            return ExitCode::SUCCESS;
+        }
         Err(e) => {
-            eprintln!("error: {e}");
+            report_frontend_error(&e);
             return ExitCode::from(2);
         }
     };
@@ -290,11 +309,20 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         r.stats = again.stats;
     }
     r.seconds = start.elapsed().as_secs_f64();
+    print_report(args, &r, Some(&prog));
+    ExitCode::SUCCESS
+}
+
+/// Prints the verdict report in the chosen format.
+fn print_report(
+    args: &VerifyArgs,
+    r: &report::Report,
+    prog: Option<&shapecheck_runtime::ir::Program>,
+) {
     match args.format {
-        Format::Text => guard::print_verdict(&r.text(&prog)),
+        Format::Text => guard::print_verdict(&r.text(prog)),
         Format::Json => guard::print_verdict(&format!("{}\n", r.json())),
     }
-    ExitCode::SUCCESS
 }
 
 /// Steps of the first, short explicit-heap run in auto mode.

@@ -34,7 +34,8 @@ pub fn standard() -> ir::Spec {
 
 /// Loads a user spec file; on failure returns the rendered diagnostics.
 pub fn load_file(path: &Path) -> Result<ir::Spec, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    shapecheck_dsl::load(&text)
-        .map_err(|e| diag::render_all(&e, &path.display().to_string(), &text))
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}\n", path.display()))?;
+    let file = path.display().to_string();
+    let text = diag::decode(&file, &bytes)?;
+    shapecheck_dsl::load(text).map_err(|e| diag::render_all(&e, &file, text))
 }

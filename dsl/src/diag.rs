@@ -83,7 +83,9 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-fn floor_char(text: &str, mut i: usize) -> usize {
+/// The char boundary at or before byte `i` (the end of the text for `i` past it).
+fn floor_char(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;
     }
@@ -113,13 +115,41 @@ fn snippet(out: &mut String, text: &str, span: Span, label: &str) {
     } else {
         format!(" {label}")
     };
-    let _ = writeln!(
-        out,
-        "{:gutter$} | {:pad$}{carets}{label}",
-        "",
-        "",
-        pad = col - 1
-    );
+    let pad = indent(src, col);
+    let _ = writeln!(out, "{:gutter$} | {pad}{carets}{label}", "");
+}
+
+/// White space that reaches column `col` (in characters) of `line`, with its tabs kept so the
+/// caret lines up. Built by hand: a formatting width is limited to 65535.
+fn indent(line: &str, col: usize) -> String {
+    let before = line.chars().chain(std::iter::repeat(' '));
+    (before.take(col.saturating_sub(1)))
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect()
+}
+
+/// The text of the spec file `file` read as `bytes`, or, when it is not UTF-8, the rendered
+/// error at its first invalid byte (line and column count the valid text before it).
+pub fn decode<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, String> {
+    let e = match std::str::from_utf8(bytes) {
+        Ok(text) => return Ok(text),
+        Err(e) => e,
+    };
+    let start = e.valid_up_to();
+    let bad = &bytes[start..start + e.error_len().unwrap_or(bytes.len() - start)];
+    let shown: Vec<String> = bad.iter().map(|b| format!("0x{b:02x}")).collect();
+    // The lossy text has the same bytes up to `start`, so the position is the same.
+    let text = String::from_utf8_lossy(bytes);
+    let message = format!("invalid UTF-8 (byte {})", shown.join(" "));
+    let d = Diagnostic::error(
+        message,
+        Span {
+            start,
+            end: start + 1,
+        },
+    )
+    .with_note("spec files must be UTF-8");
+    Err(d.render(file, &text))
 }
 
 /// Renders every diagnostic, in order.
@@ -158,5 +188,65 @@ mod tests {
     fn line_col_handles_offsets_past_the_end() {
         assert_eq!(line_col("ab\ncd", 99), (2, 3));
         assert_eq!(line_col("", 0), (1, 1));
+        assert_eq!(line_col("ab", usize::MAX), (1, 3));
+    }
+
+    #[test]
+    fn renders_columns_past_65536_and_spans_past_the_end() {
+        let text = format!("p := {}g(v);\n", " ".repeat(70_000));
+        let start = text.find('g').unwrap();
+        let d = Diagnostic::error(
+            "unknown name `g`",
+            Span {
+                start,
+                end: start + 1,
+            },
+        );
+        let r = d.render("a.shape", &text);
+        assert!(
+            r.starts_with("a.shape:1:70006: error: unknown name `g`\n"),
+            "{}",
+            &r[..80]
+        );
+        let caret = r.lines().nth(3).unwrap();
+        assert_eq!(caret.find('^'), Some("  | ".len() + 70_005));
+        let past = Span {
+            start: usize::MAX - 1,
+            end: usize::MAX,
+        };
+        let r = Diagnostic::error("at the end", past).render("a.shape", "ab\ncé");
+        assert_eq!(r, "a.shape:2:3: error: at the end\n  |\n2 | cé\n  |   ^\n");
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_at_its_first_byte() {
+        assert_eq!(decode("a.shape", "ok é".as_bytes()), Ok("ok é"));
+        let bytes = b"predicate p[f](v) :=\n  \xc3\xa9 \xff\xfe f(v, v);\n";
+        let r = decode("a.shape", bytes).unwrap_err();
+        assert_eq!(
+            r,
+            "a.shape:2:5: error: invalid UTF-8 (byte 0xff)\n  |\n2 |   \u{e9} \u{fffd}\u{fffd} f(v, v);\n  |     ^\n  = note: spec files must be UTF-8\n"
+        );
+        // A sequence cut short by the end of the file.
+        let r = decode("b.shape", b"ab\xe2\x82").unwrap_err();
+        assert!(
+            r.starts_with("b.shape:1:3: error: invalid UTF-8 (byte 0xe2 0x82)\n"),
+            "{r}"
+        );
+    }
+
+    #[test]
+    fn carets_follow_tabs_and_multibyte_characters() {
+        let text = "\tαβ g";
+        let start = text.find('g').unwrap();
+        let r = Diagnostic::error(
+            "here",
+            Span {
+                start,
+                end: start + 1,
+            },
+        )
+        .render("a", text);
+        assert_eq!(r, "a:1:5: error: here\n  |\n1 | \tαβ g\n  | \t   ^\n");
     }
 }

@@ -10,6 +10,7 @@
 pub mod ast;
 pub mod check;
 pub mod compiled;
+pub mod depth;
 pub mod diag;
 pub mod eval;
 pub mod ir;

@@ -19,6 +19,8 @@ use generated::{Rule, ShapeParser};
 
 /// Parses a whole `.shape` file.
 pub fn parse(text: &str) -> Result<Spec, Diagnostic> {
+    // Bound the nesting first: pest and every pass over the AST recurse into formulas.
+    crate::depth::check(text)?;
     // Track the literal tokens tried at the furthest position (`;`, `&&`, `}`...), which pest's
     // rule-based error misses: a missing `;` would otherwise be reported where the last rule
     // was tried, often far before it.

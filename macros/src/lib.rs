@@ -87,12 +87,20 @@ fn read(lit: &LitStr) -> syn::Result<File> {
     let name = lit.value();
     let root = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
     let full = PathBuf::from(root).join(&name);
-    match std::fs::read_to_string(&full) {
-        Ok(text) => Ok(File { name, full, text }),
-        Err(e) => Err(syn::Error::new(
+    let bytes = std::fs::read(&full).map_err(|e| {
+        let hint = "(paths are relative to the crate root)";
+        syn::Error::new(
             lit.span(),
-            format!("cannot read spec file `{name}`: {e} (paths are relative to the crate root)"),
-        )),
+            format!("cannot read spec file `{name}`: {e} {hint}"),
+        )
+    })?;
+    match shapecheck_dsl::diag::decode(&name, &bytes) {
+        Ok(text) => Ok(File {
+            text: text.to_string(),
+            name,
+            full,
+        }),
+        Err(rendered) => Err(syn::Error::new(lit.span(), rendered)),
     }
 }
 
@@ -142,4 +150,39 @@ fn localize(d: &Diagnostic, files: &[File], starts: &[usize]) -> (usize, Diagnos
         }
     }
     (i, local)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+    use quote::quote;
+
+    /// The expansion of `spec!` on a file holding `bytes` (written under the temp folder).
+    fn expand_file(name: &str, bytes: &[u8]) -> String {
+        let dir = std::env::temp_dir().join(format!("shapecheck-macros-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp folder");
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("writable");
+        let lit = path.to_string_lossy().into_owned();
+        expand(quote! { #lit }).to_string()
+    }
+
+    #[test]
+    fn too_deep_a_formula_is_a_compile_error_not_a_crash() {
+        let text = format!("predicate p[f](v) := {}f(v, v);\n", "!(".repeat(20_000));
+        let out = expand_file("deep.shape", text.as_bytes());
+        assert!(out.contains("compile_error"), "{out}");
+        let at = "deep.shape:1:278: error: nesting deeper than 128 levels (connectives";
+        assert!(out.contains(at), "{out}");
+    }
+
+    #[test]
+    fn a_spec_that_is_not_utf8_is_a_compile_error_at_its_byte() {
+        let out = expand_file("latin1.shape", b"// caf\xe9\npredicate p[f](v) := true;\n");
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(
+            out.contains("latin1.shape:1:7: error: invalid UTF-8 (byte 0xe9)"),
+            "{out}"
+        );
+    }
 }

@@ -102,8 +102,9 @@ impl Report {
         }
     }
 
-    /// The human-readable report: verdict line first.
-    pub fn text(&self, prog: &Program) -> String {
+    /// The human-readable report: verdict line first (`prog` names the file in a
+    /// counterexample; there is none before the program is read).
+    pub fn text(&self, prog: Option<&Program>) -> String {
         let mut out = self.verdict_line();
         out.push('\n');
         let props: Vec<_> = self.checks.0.iter().map(|p| p.name()).collect();
@@ -120,7 +121,10 @@ impl Report {
                     props.join(", ")
                 );
             }
-            Verdict::False(c) => write_counterexample(&mut out, prog, c),
+            Verdict::False(c) => match prog {
+                Some(prog) => write_counterexample(&mut out, prog, c),
+                None => out.push_str("counterexample: the program was not read\n"),
+            },
             Verdict::Unknown(reasons) => {
                 for r in reasons {
                     let _ = writeln!(out, "reason: {r}");

@@ -213,7 +213,7 @@ impl Lowerer<'_> {
             }),
             Some(Symbol::EnumConst(c)) => Ok(Expr::int(*c, IntTy::INT)),
             Some(Symbol::Typedef(_)) => self.unsup(id.span, format!("type `{name}` used as value")),
-            Some(Symbol::Poison(why)) => self.unsup(id.span, format!("`{name}`: {why}")),
+            Some(Symbol::Poison(why)) => self.after_error(id.span, format!("`{name}`: {why}")),
             Some(Symbol::Vla { ptr, .. }) => {
                 let ptr = *ptr;
                 Ok(Expr {
@@ -229,7 +229,10 @@ impl Lowerer<'_> {
                     ty: Type::Int(IntTy::CHAR).ptr_to(),
                 })
             }
-            None => self.unsup(id.span, format!("undeclared identifier `{name}`")),
+            None if name.starts_with("__builtin") => {
+                self.unsup(id.span, format!("undeclared identifier `{name}`"))
+            }
+            None => self.input_error(id.span, format!("undeclared identifier `{name}`")),
         }
     }
 
@@ -266,10 +269,11 @@ impl Lowerer<'_> {
         };
         let name = &m.node.identifier.node.name;
         let Some(f) = self.find_field(s, name) else {
-            return self.unsup(
-                m.span,
-                format!("no field `{name}` in `{}`", self.structs[s.0 as usize].name),
-            );
+            let msg = format!("no field `{name}` in `{}`", self.structs[s.0 as usize].name);
+            return match self.lacks_member(s, name) {
+                true => self.input_error(m.span, msg),
+                false => self.unsup(m.span, msg),
+            };
         };
         if !base.is_lvalue() {
             return self.unsup(m.span, "member of a non-lvalue struct");
@@ -642,9 +646,13 @@ impl Lowerer<'_> {
     fn sub(&self, a: Expr, b: Expr, span: Span) -> Res<Expr> {
         match (&a.ty, &b.ty) {
             (Type::Ptr(t), Type::Int(_)) => {
+                // `p - n` moves back by n elements: the negation is signed and 64 bits wide,
+                // so that an unsigned `n` (container_of's `offsetof`) does not wrap into a
+                // huge forward offset.
+                let wide = Type::Int(IntTy::LLONG);
                 let nb = Expr {
-                    ty: b.ty.clone(),
-                    kind: ExprKind::Unary(UnOp::Neg, Box::new(b)),
+                    ty: wide.clone(),
+                    kind: ExprKind::Unary(UnOp::Neg, Box::new(cast(b, wide))),
                 };
                 Ok(ptr_add(a.clone(), nb, self.size_of(t)))
             }

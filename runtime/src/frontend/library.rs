@@ -101,6 +101,9 @@ impl<'s> Lowerer<'s> {
             return;
         };
         let user = std::mem::replace(&mut self.src, &*SOURCE);
+        // What the library's lowering notes concerns the library, not the program.
+        let errors = self.input_errors.take();
+        let lossy = self.lossy.get();
         for ext in &parse.unit.0 {
             if let ExternalDeclaration::Declaration(d) = &ext.node {
                 self.global_declaration(d);
@@ -127,6 +130,8 @@ impl<'s> Lowerer<'s> {
             }
         }
         self.src = user;
+        self.input_errors.replace(errors);
+        self.lossy.set(lossy);
     }
 
     /// Library functions (and their helpers) that are used but have no body yet.

@@ -1,17 +1,24 @@
 //! The C front end: a C file in, a [`Program`] out.
 //!
 //! `.c` files go through the system preprocessor (`cc -E`), `.i` files are read as they are;
-//! lang-c parses the text (GNU C), and the lowering passes (`types`, `expr`, `stmt`, `decl`)
-//! turn the AST into one CFA per function. A construct the IR cannot express does not stop
-//! the front end: it becomes an [`Op::Unsupported`] edge naming the construct and its line, so
-//! only programs that can reach it get an UNKNOWN verdict. Malformed input (a missing file, a
-//! preprocessor failure, a syntax error, no `main`) is a [`FrontendError`].
+//! a pre-scan bounds the nesting (`nesting`), the system C compiler checks the text (`gate`),
+//! lang-c parses it (GNU C), syntactic constraint checks run (`checks`), and the lowering
+//! passes (`types`, `expr`, `stmt`, `decl`) turn the AST into one CFA per function. A
+//! construct the IR cannot express does not stop the front end: it becomes an
+//! [`Op::Unsupported`] edge naming the construct and its line, so only programs that can reach
+//! it get an UNKNOWN verdict. Malformed input (a missing file, a preprocessor failure, an
+//! error of the C compiler, a syntax error, a constraint violation the front end can tell, no
+//! `main`) is a [`FrontendError`] of kind `Input`; a program nested deeper than the front end
+//! takes is one of kind `Limit`.
 
+mod checks;
 mod decl;
 mod expr;
+mod gate;
 mod layout;
 mod library;
 mod literal;
+mod nesting;
 mod source;
 mod stmt;
 mod types;
@@ -20,15 +27,49 @@ pub use source::Source;
 
 use crate::ir::*;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::time::Instant;
 
 /// Input the front end rejects: no verdict can be given.
 #[derive(Debug, Clone)]
 pub struct FrontendError {
+    /// Bad input, or valid C beyond a limit of the front end.
+    pub kind: FrontendErrorKind,
     /// What is wrong, with file and line when known.
     pub message: String,
+}
+
+/// Why the front end rejects a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrontendErrorKind {
+    /// Bad input (a missing file, a preprocessor or compiler error, a syntax error, a
+    /// constraint violation, no `main`): exit 2 without a verdict.
+    #[default]
+    Input,
+    /// Valid C that exceeds an implementation limit (nesting deeper than
+    /// `nesting::MAX_DEPTH`): UNKNOWN, with the message as the reason.
+    Limit,
+}
+
+impl FrontendError {
+    /// Bad input.
+    pub fn input(message: impl Into<String>) -> Self {
+        FrontendError {
+            kind: FrontendErrorKind::Input,
+            message: message.into(),
+        }
+    }
+
+    /// A program beyond an implementation limit.
+    pub fn limit(message: impl Into<String>) -> Self {
+        FrontendError {
+            kind: FrontendErrorKind::Limit,
+            message: message.into(),
+        }
+    }
 }
 
 impl fmt::Display for FrontendError {
@@ -50,42 +91,103 @@ type Res<T> = Result<T, Unsup>;
 
 /// Reads, preprocesses, parses and lowers a C file in the default data model (ILP32).
 pub fn load(path: &Path) -> Result<Program, FrontendError> {
-    load_with(path, DataModel::default())
+    load_with(path, DataModel::default(), None)
 }
 
-/// Reads, preprocesses, parses and lowers a C file in the given data model.
-pub fn load_with(path: &Path, model: DataModel) -> Result<Program, FrontendError> {
-    let source = Source::load(path).map_err(|e| FrontendError { message: e.0 })?;
-    lower_source_with(&source, &path.display().to_string(), model)
+/// Reads, preprocesses, checks (nesting, then the C compiler, stopped at `deadline` if it runs
+/// that long: the analysis then goes on without it), parses and lowers a C file in the given
+/// data model.
+pub fn load_with(
+    path: &Path,
+    model: DataModel,
+    deadline: Option<Instant>,
+) -> Result<Program, FrontendError> {
+    let source = Source::load(path).map_err(|e| FrontendError::input(e.0))?;
+    let file = path.display().to_string();
+    check_nesting(&source)?;
+    match gate::check(&source.raw, &file, deadline) {
+        gate::Outcome::Rejected(errors) => return Err(FrontendError::input(errors)),
+        gate::Outcome::Skipped(Some(note)) => eprintln!("note: {note}"),
+        gate::Outcome::Passed | gate::Outcome::Skipped(None) => {}
+    }
+    parse_and_lower(&source, &file, model)
 }
 
-/// Parses and lowers preprocessed text in the default data model (used by tests).
+/// Parses and lowers preprocessed text in the default data model (used by tests); no C
+/// compiler runs.
 pub fn lower_source(source: &Source, file: &str) -> Result<Program, FrontendError> {
     lower_source_with(source, file, DataModel::default())
 }
 
-/// Parses and lowers preprocessed text in the given data model.
+/// Parses and lowers preprocessed text in the given data model; no C compiler runs.
 pub fn lower_source_with(
+    source: &Source,
+    file: &str,
+    model: DataModel,
+) -> Result<Program, FrontendError> {
+    check_nesting(source)?;
+    parse_and_lower(source, file, model)
+}
+
+/// A [`FrontendErrorKind::Limit`] error where the program nests deeper than the front end
+/// can take (see `nesting`).
+fn check_nesting(source: &Source) -> Result<(), FrontendError> {
+    let Err(at) = nesting::check(&source.text) else {
+        return Ok(());
+    };
+    Err(FrontendError::limit(format!(
+        "implementation limit: nesting depth {} exceeded at {}:{}:{}",
+        nesting::MAX_DEPTH,
+        source.file_of(at),
+        source.line_of(at),
+        source.column_of(at)
+    )))
+}
+
+fn parse_and_lower(
     source: &Source,
     file: &str,
     model: DataModel,
 ) -> Result<Program, FrontendError> {
     let config = lang_c::driver::Config::with_gcc();
     let parse = lang_c::driver::parse_preprocessed(&config, source.text.clone()).map_err(|e| {
-        FrontendError {
-            message: format!(
-                "{}:{}:{}: syntax error, expected one of {}",
-                file,
-                source.line_of(e.offset),
-                e.column,
-                expected_list(&e.expected)
-            ),
-        }
+        FrontendError::input(format!(
+            "{}:{}:{}: syntax error, expected one of {}",
+            file,
+            source.line_of(e.offset),
+            e.column,
+            expected_list(&e.expected)
+        ))
     })?;
+    let violations = checks::check(&parse.unit);
+    if !violations.is_empty() {
+        return Err(FrontendError::input(located(source, &violations)));
+    }
     let mut lw = Lowerer::new(source, file, model);
     lw.translation_unit(&parse.unit);
     lw.link_library();
     lw.finish()
+}
+
+/// How many errors of the front end's own checks a rejection shows.
+const SHOWN_ERRORS: usize = 5;
+
+/// `file:line:col: error: message` for the first errors (offsets in the preprocessed text).
+fn located(source: &Source, errors: &[(usize, String)]) -> String {
+    let mut lines: Vec<String> = (errors.iter().take(SHOWN_ERRORS))
+        .map(|(at, msg)| {
+            let (file, line, col) = (
+                source.file_of(*at),
+                source.line_of(*at),
+                source.column_of(*at),
+            );
+            format!("{file}:{line}:{col}: error: {msg}")
+        })
+        .collect();
+    if errors.len() > SHOWN_ERRORS {
+        lines.push(format!("({} more errors)", errors.len() - SHOWN_ERRORS));
+    }
+    lines.join("\n")
 }
 
 fn expected_list(set: &std::collections::HashSet<&'static str>) -> String {
@@ -160,6 +262,12 @@ pub(crate) struct Lowerer<'s> {
     extern_only: std::collections::BTreeSet<VarId>,
     /// Globals with a definition (an initialiser or a declaration without `extern`).
     defined: std::collections::HashSet<VarId>,
+    /// Constraint violations found while lowering (an undeclared identifier, a missing
+    /// member): offset and message. Reported only when nothing was `lossy`.
+    input_errors: RefCell<Vec<(usize, String)>>,
+    /// Whether some construct could not be lowered: a declaration may then be missing from
+    /// the symbol tables, and the `input_errors` are not certain.
+    lossy: Cell<bool>,
 }
 
 impl<'s> Lowerer<'s> {
@@ -195,6 +303,8 @@ impl<'s> Lowerer<'s> {
             temp_count: 0,
             extern_only: Default::default(),
             defined: Default::default(),
+            input_errors: RefCell::new(vec![]),
+            lossy: Cell::new(false),
         };
         lw.declare_function("__shapecheck_init", Sig::default(), 0);
         lw
@@ -205,10 +315,42 @@ impl<'s> Lowerer<'s> {
     }
 
     fn unsup<T>(&self, span: lang_c::span::Span, msg: impl Into<String>) -> Res<T> {
+        self.lossy.set(true);
+        self.after_error(span, msg)
+    }
+
+    /// A construct that cannot be lowered because of an earlier error (the use of a name
+    /// whose declaration failed): unsupported, but it says nothing new about the program.
+    fn after_error<T>(&self, span: lang_c::span::Span, msg: impl Into<String>) -> Res<T> {
         Err(Unsup {
             msg: msg.into(),
             line: self.line(span),
         })
+    }
+
+    /// A constraint violation (bad input if nothing else in the unit is unsupported); the
+    /// construct is also unsupported, so lowering goes on.
+    fn input_error<T>(&self, span: lang_c::span::Span, msg: impl Into<String>) -> Res<T> {
+        let msg = msg.into();
+        self.input_errors
+            .borrow_mut()
+            .push((span.start, msg.clone()));
+        self.after_error(span, msg)
+    }
+
+    /// Whether struct `s` certainly has no member `name`: it is complete and neither its
+    /// fields (bit-fields are stored as `name:bitfield`) nor its anonymous members have it.
+    fn lacks_member(&self, s: StructId, name: &str) -> bool {
+        let def = &self.structs[s.0 as usize];
+        def.complete
+            && def.fields.iter().all(|f| {
+                let own = f.name.strip_suffix(":bitfield").unwrap_or(&f.name);
+                let anon = match f.ty {
+                    Type::Struct(inner) if f.name.starts_with("<anon") => Some(inner),
+                    _ => None,
+                };
+                own != name && anon.is_none_or(|inner| self.lacks_member(inner, name))
+            })
     }
 
     /// The builder of the function being lowered (the global initialiser outside functions).
@@ -312,12 +454,18 @@ impl<'s> Lowerer<'s> {
     }
 
     fn finish(mut self) -> Result<Program, FrontendError> {
+        let errors = self.input_errors.take();
+        let lossy = self.lossy.get() || self.sigs.iter().any(|s| s.unsupported.is_some());
+        if !errors.is_empty() && !lossy {
+            return Err(FrontendError::input(located(self.src, &errors)));
+        }
         let main = match self.lookup("main") {
             Some(Symbol::Func(f)) if self.functions[f.0 as usize].defined => *f,
             _ => {
-                return Err(FrontendError {
-                    message: format!("{}: no definition of `main`", self.file),
-                });
+                return Err(FrontendError::input(format!(
+                    "{}: no definition of `main`",
+                    self.file
+                )));
             }
         };
         self.finish_init(main);
@@ -726,6 +874,59 @@ mod tests {
         let ops = ops(&p, "main");
         assert!(ops.iter().any(|(_, o)| o.contains("== 1")), "{ops:?}");
         assert!(ops.iter().any(|(_, o)| o.contains("== 2")), "{ops:?}");
+    }
+
+    /// The error of lowering `text` (as `t.c`, no C compiler), which must be bad input.
+    fn input_error(text: &str) -> String {
+        let src = Source::from_text(text.to_string(), "t.c");
+        let e = lower_source(&src, "t.c").expect_err("an input error");
+        assert_eq!(e.kind, FrontendErrorKind::Input, "{}", e.message);
+        e.message
+    }
+
+    #[test]
+    fn misplaced_jumps_and_labels_are_input_errors() {
+        let e = input_error("int main(void) {\n  goto nowhere;\n  return 0;\n}\n");
+        assert_eq!(e, "t.c:2:3: error: label `nowhere` used but not defined");
+        let e = input_error("int main(void) {\n  int x = 1; break;\n  continue;\n}\n");
+        assert_eq!(
+            e,
+            "t.c:2:14: error: `break` statement not within a loop or switch\n\
+             t.c:3:3: error: `continue` statement not within a loop"
+        );
+        let e = input_error("int main(void) { case 1: return 0; }\n");
+        assert_eq!(e, "t.c:1:18: error: `case` label not within a switch");
+    }
+
+    #[test]
+    fn duplicate_cases_undeclared_names_and_missing_members_are_input_errors() {
+        let e = input_error(
+            "int main(void) {\n  int k = 1;\n  switch (k) { case 1: k = 2; break; case 1: k = 3; }\n  return k;\n}\n",
+        );
+        assert_eq!(e, "t.c:3:43: error: duplicate case value `1`");
+        let e = input_error("int main(void) {\n  int x = y;\n  return x == 0;\n}\n");
+        assert_eq!(e, "t.c:2:11: error: undeclared identifier `y`");
+        let e = input_error(
+            "struct s { int a; struct { int b; }; int c : 3; };\n\
+             int main(void) { struct s v; v.b = 1; v.zzz = 1; return v.a; }\n",
+        );
+        assert_eq!(e, "t.c:2:39: error: no field `zzz` in `struct s`");
+    }
+
+    #[test]
+    fn names_the_lowering_may_have_lost_are_not_input_errors() {
+        // K&R parameters are not bound; a struct with a floating-point field stays
+        // incomplete; bit-fields are not accessible: all unsupported, none bad input.
+        for text in [
+            "int f(a) int a; { return a; }\nint main(void) { return f(1); }\n",
+            "struct s { float f; int a; };\nint main(void) { struct s v; v.a = 1; return v.a; }\n",
+            "struct s { int b : 3; };\nint main(void) { struct s v; v.b = 1; return v.b; }\n",
+            "float g;\nint main(void) { return y; }\n",
+        ] {
+            let src = Source::from_text(text.to_string(), "t.c");
+            let p = lower_source(&src, "t.c");
+            assert!(p.is_ok(), "{text}: {}", p.err().unwrap().message);
+        }
     }
 
     #[test]

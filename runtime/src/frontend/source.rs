@@ -9,6 +9,8 @@ use std::process::Command;
 pub struct Source {
     /// The preprocessed text that lang-c parses.
     pub text: String,
+    /// The preprocessed text as the C compiler reads it (before the respellings for lang-c).
+    pub raw: String,
     /// Start offset of every physical line.
     starts: Vec<usize>,
     /// For every physical line, the (file index, line) it came from.
@@ -40,7 +42,8 @@ impl Source {
     /// does not read (UTF-8 letters, `$`, both accepted by GCC) are spelled in ASCII first,
     /// and GCC's 128-bit integer type names in a spelling it parses (`long long long`).
     pub fn from_text(text: String, name: &str) -> Source {
-        let text = int128_names(ascii_identifiers(text));
+        let raw = text;
+        let text = int128_names(ascii_identifiers(raw.clone()));
         let mut starts = Vec::new();
         let mut origin = Vec::new();
         let mut files = vec![name.to_string()];
@@ -62,6 +65,7 @@ impl Source {
         }
         Source {
             text,
+            raw,
             starts,
             origin,
             files,
@@ -78,6 +82,15 @@ impl Source {
             Err(i) => i.saturating_sub(1),
         };
         self.origin[i].1
+    }
+
+    /// The 1-based column (in bytes) of a byte offset of the preprocessed text.
+    pub fn column_of(&self, offset: usize) -> usize {
+        let i = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        offset.saturating_sub(self.starts.get(i).copied().unwrap_or(0)) + 1
     }
 
     /// The file a byte offset came from.

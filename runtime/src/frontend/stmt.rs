@@ -214,6 +214,10 @@ impl Lowerer<'_> {
                 let Some(v) = self.const_eval(e) else {
                     return self.unsup(e.span, "non-constant case label");
                 };
+                let sw = self.b().switches.last();
+                if sw.is_some_and(|sw| sw.cases.iter().any(|(c, _)| *c == v)) {
+                    return self.input_error(e.span, format!("duplicate case value `{v}`"));
+                }
                 let n = self.new_node();
                 match self.b().switches.last_mut() {
                     Some(sw) => sw.cases.push((v, n)),
@@ -222,6 +226,14 @@ impl Lowerer<'_> {
                 n
             }
             Label::Default => {
+                if self
+                    .b()
+                    .switches
+                    .last()
+                    .is_some_and(|sw| sw.default.is_some())
+                {
+                    return self.input_error(l.span, "multiple `default` labels in one switch");
+                }
                 let n = self.new_node();
                 match self.b().switches.last_mut() {
                     Some(sw) => sw.default = Some(n),
