@@ -400,11 +400,8 @@ fn confirms(property: &str, o: &Observation) -> Confirm {
     let seen = describe(o);
     let ok = match property {
         "unreach-call" => o.reached,
-        "valid-deref" => o
-            .asan
-            .as_deref()
-            .is_some_and(|k| !sanitizer::is_free_error(k)),
-        "valid-free" => o.asan.as_deref().is_some_and(sanitizer::is_free_error),
+        "valid-deref" => o.bad_access().is_some(),
+        "valid-free" => o.bad_free().is_some(),
         "valid-memcleanup" => o.live.is_some_and(|n| n > 0),
         "valid-memtrack" if o.leak => true,
         "valid-memtrack" => return Confirm::Weak,
