@@ -72,12 +72,17 @@ pub fn fuzz(target: Target, cfg: &FuzzConfig) -> TargetSummary {
     let mut rng = Rng::new(cfg.seed ^ crate::artifacts::fnv(target.name().as_bytes()));
     let mut store = CrashStore::new(cfg.artifacts.join(target.name()), target.extension());
     let mut runner = Runner::new(&cfg.worker);
+    let mut big = Runner::new(&WorkerConfig {
+        stack_bytes: BIG_STACK,
+        ..cfg.worker.clone()
+    });
     let start = Instant::now();
     let mut n = 0;
     while cfg.budget.allows(n, start) {
         let input = make_input(target, &mut rng, &seeds, &mutator, grammar_on, cfg.max_len);
         n += 1;
         if let Outcome::Crash { signature, detail } = runner.run(&input) {
+            let signature = refine_overflow(&mut big, signature, &input);
             if store.known(&signature) {
                 continue;
             }
@@ -101,6 +106,24 @@ pub fn fuzz(target: Target, cfg: &FuzzConfig) -> TargetSummary {
         execs: n,
         seconds: start.elapsed().as_secs_f64(),
         store,
+    }
+}
+
+/// The stack of `shapecheck verify` (256 MiB): an input that overflows it too recurses
+/// without bound.
+const BIG_STACK: usize = 256 << 20;
+
+/// Tells a deep input (overflows the normal stack only) from unbounded recursion (overflows
+/// 256 MiB too): the two are different defects.
+fn refine_overflow(big: &mut Runner, signature: String, input: &[u8]) -> String {
+    if !signature.starts_with("stack overflow") {
+        return signature;
+    }
+    match big.run(input) {
+        Outcome::Crash { signature: s, .. } if s.starts_with("stack overflow") => {
+            format!("{signature}, also with a 256 MiB stack (unbounded recursion)")
+        }
+        _ => format!("{signature}, not with a 256 MiB stack (deep input)"),
     }
 }
 
@@ -178,7 +201,9 @@ pub fn minimise(runner: &mut Runner, input: Vec<u8>, signature: &str, budget: u3
                 let bytes: Vec<u8> = trial.concat();
                 left -= 1;
                 match runner.run(&bytes) {
-                    Outcome::Crash { signature: s, .. } if s == signature => units = trial,
+                    Outcome::Crash { signature: s, .. } if signature.starts_with(&s) => {
+                        units = trial
+                    }
                     _ => i += chunk,
                 }
             }
@@ -205,7 +230,7 @@ fn shrink_runs(runner: &mut Runner, mut cur: Vec<u8>, signature: &str, left: &mu
         trial.drain(at..at + len / 2);
         *left -= 1;
         match runner.run(&trial) {
-            Outcome::Crash { signature: s, .. } if s == signature => cur = trial,
+            Outcome::Crash { signature: s, .. } if signature.starts_with(&s) => cur = trial,
             _ => at += len,
         }
     }
