@@ -59,6 +59,9 @@ pub struct DiffArgs {
     /// Print one line per program.
     #[arg(long, short)]
     verbose: bool,
+    /// Extra arguments for `shapecheck verify` (e.g. `--verifier-arg=--engine=shape`).
+    #[arg(long, allow_hyphen_values = true)]
+    verifier_arg: Vec<String>,
     /// Only write the programs to ARTIFACTS/programs and print their labels.
     #[arg(long)]
     generate_only: bool,
@@ -107,7 +110,8 @@ pub fn run(a: &DiffArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let verifier = Verifier::new(bin, a.timeout);
+    let mut verifier = Verifier::new(bin, a.timeout);
+    verifier.extra.clone_from(&a.verifier_arg);
     eprintln!(
         "difftest: {} programs, seed {}, {} jobs, properties {}{}",
         a.programs,

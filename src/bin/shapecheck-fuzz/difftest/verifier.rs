@@ -33,6 +33,8 @@ pub struct Verifier {
     pub timeout: f64,
     /// Pass `--data-model LP64` (the binary supports it).
     pub lp64: bool,
+    /// Further arguments.
+    pub extra: Vec<String>,
 }
 
 impl Verifier {
@@ -44,6 +46,7 @@ impl Verifier {
             binary,
             timeout,
             lp64,
+            extra: vec![],
         }
     }
 
@@ -57,6 +60,7 @@ impl Verifier {
         if self.lp64 {
             cmd.args(["--data-model", "LP64"]);
         }
+        cmd.args(&self.extra);
         let limit = Duration::from_secs_f64(self.timeout * 2.0 + 30.0);
         let out = match crate::difftest::output_with_limit(cmd, limit) {
             Ok(Some(o)) => o,
