@@ -130,6 +130,7 @@ struct WorkerArgs {
 }
 
 fn main() -> ExitCode {
+    worker::remember_exe();
     match Cli::parse().command {
         Command::Worker(w) => worker::serve(w.target, w.stack_bytes, w.memory_mb),
         Command::Fuzz(f) => fuzz(&f),

@@ -112,6 +112,17 @@ pub struct WorkerConfig {
     pub timeout: Duration,
 }
 
+/// This binary's path, read once at start-up: after a rebuild replaces the file,
+/// `current_exe()` names the deleted one, and workers must still start.
+static EXE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Remembers this binary's path (call first thing in `main`).
+pub fn remember_exe() {
+    if let Ok(p) = std::env::current_exe() {
+        let _ = EXE.set(p);
+    }
+}
+
 /// A running worker process.
 pub struct Worker {
     config: WorkerConfig,
@@ -124,7 +135,10 @@ pub struct Worker {
 impl Worker {
     /// Spawns a worker.
     pub fn spawn(config: &WorkerConfig) -> std::io::Result<Worker> {
-        let exe = std::env::current_exe()?;
+        let exe = match EXE.get() {
+            Some(p) => p.clone(),
+            None => std::env::current_exe()?,
+        };
         let mut child = Command::new(exe)
             .args(["worker", "--target", config.target.name()])
             .arg(format!("--stack-bytes={}", config.stack_bytes))
