@@ -9,7 +9,8 @@
 use crate::rng::Rng;
 
 /// The bugs a program may get.
-pub const BUGS: [&str; 13] = [
+pub const BUGS: [&str; 14] = [
+    "free-in-build",
     "wrong-assert",
     "length-assert",
     "use-after-free-teardown",
@@ -38,6 +39,7 @@ enum Shape {
     Sll,
     Dll,
     Tree,
+    Csll,
 }
 
 /// Lines of C with indentation.
@@ -63,7 +65,20 @@ impl Code {
 /// Makes program number `index` of a run seeded with `seed`.
 pub fn program(seed: u64, index: u64) -> Program {
     let mut rng = Rng::new(seed.wrapping_mul(0x1000_0000_01b3) ^ index);
-    let shape = *rng.pick(&[Shape::Sll, Shape::Sll, Shape::Dll, Shape::Dll, Shape::Tree]);
+    let shape = *rng.pick(&[
+        Shape::Sll,
+        Shape::Sll,
+        Shape::Dll,
+        Shape::Dll,
+        Shape::Tree,
+        Shape::Csll,
+    ]);
+    let use_funcs = rng.chance(1, 3) && matches!(shape, Shape::Sll | Shape::Dll);
+    let alloc = if rng.chance(1, 4) {
+        "calloc(1, sizeof(struct node))"
+    } else {
+        "malloc(sizeof(struct node))"
+    };
     let bug = if rng.chance(1, 2) {
         let fits: Vec<&'static str> = BUGS.iter().copied().filter(|b| fits(shape, b)).collect();
         Some(*rng.pick(&fits))
@@ -75,6 +90,9 @@ pub fn program(seed: u64, index: u64) -> Program {
         shape,
         bug,
         used_bug: false,
+        use_funcs,
+        alloc,
+        funcs: vec![],
         code: Code {
             lines: vec![],
             depth: 1,
@@ -105,6 +123,18 @@ fn fits(shape: Shape, bug: &str) -> bool {
                 | "missing-null-check"
                 | "null-deref-empty"
         ),
+        Shape::Csll => matches!(
+            bug,
+            "wrong-assert"
+                | "length-assert"
+                | "use-after-free-teardown"
+                | "double-free"
+                | "no-teardown"
+                | "global-no-teardown"
+                | "missing-null-check"
+                | "teardown-off-by-one"
+                | "free-in-build"
+        ),
         Shape::Sll => bug != "broken-back-link",
         Shape::Dll => true,
     }
@@ -115,6 +145,12 @@ struct Gen {
     shape: Shape,
     bug: Option<&'static str>,
     used_bug: bool,
+    /// Build, count and free through helper functions (shapecheck inlines calls).
+    use_funcs: bool,
+    /// The allocation expression.
+    alloc: &'static str,
+    /// Helper function definitions, emitted before `main`.
+    funcs: Vec<String>,
     code: Code,
 }
 
@@ -124,11 +160,14 @@ impl Gen {
         if self.rng.chance(1, 2) {
             h.push_str("#include <stdlib.h>\n");
         } else {
-            h.push_str("#define NULL ((void *)0)\nextern void *malloc(unsigned long);\nextern void free(void *);\n");
+            h.push_str(
+                "#define NULL ((void *)0)\nextern void *malloc(unsigned long);\n\
+                 extern void *calloc(unsigned long, unsigned long);\nextern void free(void *);\n",
+            );
         }
         h.push_str("extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\n");
         h.push_str(match self.shape {
-            Shape::Sll => "struct node {\n  int data;\n  struct node *next;\n};\n\n",
+            Shape::Sll | Shape::Csll => "struct node {\n  int data;\n  struct node *next;\n};\n\n",
             Shape::Dll => {
                 "struct node {\n  int data;\n  struct node *next;\n  struct node *prev;\n};\n\n"
             }
@@ -137,6 +176,10 @@ impl Gen {
             }
         });
         h.push_str("struct node *gh;\n\n");
+        for f in &self.funcs {
+            h.push_str(f);
+            h.push('\n');
+        }
         h
     }
 
@@ -160,10 +203,10 @@ impl Gen {
         );
         self.code
             .line("int len = 0, len2 = 0, c = 0, i = 0, v = 0;");
-        if self.shape == Shape::Tree {
-            self.tree_program();
-        } else {
-            self.list_program();
+        match self.shape {
+            Shape::Tree => self.tree_program(),
+            Shape::Csll => self.csll_program(),
+            _ => self.list_program(),
         }
         let mut out = String::from("int main(void) {\n");
         for l in &self.code.lines {
@@ -233,39 +276,83 @@ impl Gen {
             self.code.line("v = __VERIFIER_nondet_int();");
             self.code.line("if (v < 0 || v > 2) v = 0;");
         }
-        self.code.line("m = malloc(sizeof(struct node));");
-        if !self.bug_is("missing-null-check") {
-            self.code.line("if (!m) break;");
-        }
         let data = data.replace("len", len);
-        self.code.line(&format!("m->data = {data};"));
-        if at_tail {
-            self.code.line("m->next = NULL;");
-            if self.dll() {
-                self.code.line(&format!(
-                    "m->prev = {};",
-                    if head == "h" { "tl" } else { "p" }
-                ));
-            }
-            let tail = if head == "h" { "tl" } else { "p" };
-            self.code
-                .line(&format!("if (!{head}) {head} = m; else {tail}->next = m;"));
-            self.code.line(&format!("{tail} = m;"));
-        } else {
-            self.code.line(&format!("m->next = {head};"));
-            if self.dll() {
-                self.code.line("m->prev = NULL;");
-                self.code.line(&format!("if ({head}) {head}->prev = m;"));
-            }
+        if self.use_funcs && !at_tail {
+            self.push_helper();
+            self.code.line(&format!("m = push({head}, {data});"));
+            self.code.line(&format!("if (m == {head}) break;"));
             self.code.line(&format!("{head} = m;"));
+        } else {
+            self.code.line(&format!("m = {};", self.alloc));
+            if !self.bug_is("missing-null-check") {
+                self.code.line("if (!m) break;");
+            }
+            self.code.line(&format!("m->data = {data};"));
+            if at_tail {
+                self.link_at_tail(head);
+            } else {
+                self.code.line(&format!("m->next = {head};"));
+                if self.dll() {
+                    self.code.line("m->prev = NULL;");
+                    self.code.line(&format!("if ({head}) {head}->prev = m;"));
+                }
+                self.code.line(&format!("{head} = m;"));
+            }
+        }
+        if self.bug_is("free-in-build") {
+            self.code.line(&format!(
+                "if ({len} == 1 && __VERIFIER_nondet_int()) free(m);"
+            ));
         }
         self.code.line(&format!("{len}++;"));
         self.code.close();
     }
 
+    fn link_at_tail(&mut self, head: &str) {
+        let tail = if head == "h" { "tl" } else { "p" };
+        self.code.line("m->next = NULL;");
+        if self.dll() {
+            self.code.line(&format!("m->prev = {tail};"));
+        }
+        self.code
+            .line(&format!("if (!{head}) {head} = m; else {tail}->next = m;"));
+        self.code.line(&format!("{tail} = m;"));
+    }
+
+    /// Defines `push` (insertion at the front; the old head when allocation fails).
+    fn push_helper(&mut self) {
+        if self.funcs.iter().any(|f| f.contains("*push(")) {
+            return;
+        }
+        let check = if self.bug_is("missing-null-check") {
+            ""
+        } else {
+            "  if (!n) return h;\n"
+        };
+        let back = if self.dll() {
+            "  n->prev = NULL;\n  if (h) h->prev = n;\n"
+        } else {
+            ""
+        };
+        self.funcs.push(format!(
+            "static struct node *push(struct node *h, int d) {{\n  struct node *n = {};\n{check}  n->data = d;\n  n->next = h;\n{back}  return n;\n}}\n",
+            self.alloc
+        ));
+    }
+
+    /// Defines `length`.
+    fn length_helper(&mut self) {
+        if !self.funcs.iter().any(|f| f.contains(" length(")) {
+            self.funcs.push(
+                "static int length(struct node *h) {\n  int c = 0;\n  while (h) {\n    c++;\n    h = h->next;\n  }\n  return c;\n}\n"
+                    .into(),
+            );
+        }
+    }
+
     fn insert_after_head(&mut self) {
         self.code.open("if (h) {");
-        self.code.line("m = malloc(sizeof(struct node));");
+        self.code.line(&format!("m = {};", self.alloc));
         self.code.open("if (m) {");
         self.code.line("m->data = 0;");
         self.code.line("m->next = h->next;");
@@ -388,8 +475,13 @@ impl Gen {
     }
 
     fn count_check(&mut self) {
-        self.code.line("c = 0;");
-        self.code.line("for (p = h; p; p = p->next) c++;");
+        if self.use_funcs {
+            self.length_helper();
+            self.code.line("c = length(h);");
+        } else {
+            self.code.line("c = 0;");
+            self.code.line("for (p = h; p; p = p->next) c++;");
+        }
         if self.bug_is("length-assert") {
             let k = 1 + self.rng.below(3);
             self.code.line(&format!("if (c == {k}) reach_error();"));
@@ -429,22 +521,131 @@ impl Gen {
             self.code.line("gh = h;");
             return;
         }
-        if self.bug_is("use-after-free-teardown") {
-            self.code.open("while (h) {");
-            self.code.line("free(h);");
-            self.code.line("h = h->next;");
-            self.code.close();
+        let (cond, body): (&str, &[&str]) = if self.bug_is("use-after-free-teardown") {
+            ("h", &["free(h);", "h = h->next;"])
+        } else if self.bug_is("teardown-off-by-one") {
+            ("h && h->next", &["t = h->next;", "free(h);", "h = t;"])
+        } else {
+            ("h", &["t = h->next;", "free(h);", "h = t;"])
+        };
+        if self.use_funcs {
+            let mut f = format!(
+                "static void destroy(struct node *h) {{\n  struct node *t = NULL;\n  while ({cond}) {{\n"
+            );
+            for l in body {
+                f.push_str(&format!("    {l}\n"));
+            }
+            f.push_str("  }\n}\n");
+            self.funcs.push(f);
+            self.code.line("destroy(h);");
+            self.code.line("h = NULL;");
             return;
         }
-        let cond = if self.bug_is("teardown-off-by-one") {
-            "h && h->next"
-        } else {
-            "h"
-        };
         self.code.open(&format!("while ({cond}) {{"));
+        for l in body {
+            self.code.line(l);
+        }
+        self.code.close();
+    }
+
+    // ------------------------------------------------------------------ circular lists
+
+    fn csll_program(&mut self) {
+        let bounded = self.rng.chance(1, 3);
+        if bounded {
+            let k = 1 + self.rng.below(3);
+            self.code.open(&format!("for (i = 0; i < {k}; i++) {{"));
+        } else {
+            self.code.open("while (__VERIFIER_nondet_int()) {");
+        }
+        self.code.line(&format!("m = {};", self.alloc));
+        if !self.bug_is("missing-null-check") {
+            self.code.line("if (!m) break;");
+        }
+        self.code.line("m->data = len % 3;");
+        self.code
+            .line("if (!h) { m->next = m; h = m; } else { m->next = h->next; h->next = m; }");
+        if self.bug_is("free-in-build") {
+            self.code
+                .line("if (len == 1 && __VERIFIER_nondet_int()) free(m);");
+        }
+        self.code.line("len++;");
+        self.code.close();
+        for _ in 0..self.rng.below(3) {
+            match self.rng.below(3) {
+                0 => self.csll_check(),
+                1 => self.csll_count(),
+                _ => self.csll_remove(),
+            }
+        }
+        match self.bug {
+            Some("wrong-assert") => self.csll_check(),
+            Some("length-assert") => self.csll_count(),
+            Some("double-free") => self.csll_remove(),
+            _ => {}
+        }
+        self.csll_teardown();
+    }
+
+    fn csll_check(&mut self) {
+        let cond = if self.bug_is("wrong-assert") {
+            "p->data != 2"
+        } else {
+            "p->data >= 0 && p->data < 3"
+        };
+        self.code.open("if (h) {");
+        self.code.line("p = h;");
+        self.code.line(&format!(
+            "do {{ if (!({cond})) reach_error(); p = p->next; }} while (p != h);"
+        ));
+        self.code.close();
+    }
+
+    fn csll_count(&mut self) {
+        self.code.line("c = 0;");
+        self.code
+            .line("if (h) { p = h; do { c++; p = p->next; } while (p != h); }");
+        if self.bug_is("length-assert") {
+            self.code.line("if (c == 2) reach_error();");
+        } else {
+            self.code.line("if (c != len) reach_error();");
+        }
+    }
+
+    fn csll_remove(&mut self) {
+        self.code.open("if (h) {");
+        self.code.line("if (h->next == h) { free(h); h = NULL; }");
+        self.code.open("else {");
         self.code.line("t = h->next;");
-        self.code.line("free(h);");
-        self.code.line("h = t;");
+        self.code.line("h->next = t->next;");
+        self.code.line("free(t);");
+        if self.bug_is("double-free") {
+            self.code.line("if (len == 2) free(t);");
+        }
+        self.code.close();
+        self.code.line("len--;");
+        self.code.close();
+    }
+
+    fn csll_teardown(&mut self) {
+        if self.bug_is("no-teardown") {
+            return;
+        }
+        if self.bug_is("global-no-teardown") {
+            self.code.line("gh = h;");
+            return;
+        }
+        self.code.open("if (h) {");
+        if self.bug_is("use-after-free-teardown") {
+            self.code.line("free(h);");
+        }
+        self.code.line("p = h->next;");
+        self.code
+            .line("while (p != h) { t = p->next; free(p); p = t; }");
+        if !self.bug_is("teardown-off-by-one") && self.bug != Some("use-after-free-teardown") {
+            self.code.line("free(h);");
+        }
+        self.code.line("h = NULL;");
         self.code.close();
     }
 
@@ -458,7 +659,7 @@ impl Gen {
         } else {
             self.code.open("while (__VERIFIER_nondet_int()) {");
         }
-        self.code.line("m = malloc(sizeof(struct node));");
+        self.code.line(&format!("m = {};", self.alloc));
         if !self.bug_is("missing-null-check") {
             self.code.line("if (!m) break;");
         }
