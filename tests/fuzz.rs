@@ -2,8 +2,9 @@
 //! of inputs with a fixed seed and must find no crash. Mutators and generators that find the
 //! crashes listed in `tests/fuzz/regressions/README.md` (being fixed) are switched off with
 //! `--skip`; `SHAPECHECK_FUZZ_SKIP` replaces that list (empty: run every generator) and
-//! `SHAPECHECK_FUZZ_ITERATIONS` scales the run. The regression inputs themselves are replayed by
-//! the ignored test `regressions_do_not_crash` (`cargo test --release --test fuzz -- --ignored`).
+//! `SHAPECHECK_FUZZ_ITERATIONS` replaces the number of inputs of every target. The regression
+//! inputs themselves are replayed by the ignored test `regressions_do_not_crash`
+//! (`cargo test --release --test fuzz -- --ignored`).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -25,7 +26,7 @@ fn artifacts(name: &str) -> PathBuf {
 
 fn smoke(target: &str, iterations: u64) {
     let skip = std::env::var("SHAPECHECK_FUZZ_SKIP").unwrap_or_else(|_| KNOWN.to_string());
-    let scale: u64 = std::env::var("SHAPECHECK_FUZZ_ITERATIONS")
+    let count: u64 = std::env::var("SHAPECHECK_FUZZ_ITERATIONS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(iterations);
@@ -33,7 +34,7 @@ fn smoke(target: &str, iterations: u64) {
     let _ = std::fs::remove_dir_all(&dir);
     let mut cmd = fuzzer();
     cmd.args(["fuzz", "--target", target, "--seed", "1", "--no-external"])
-        .arg(format!("--iterations={scale}"))
+        .arg(format!("--iterations={count}"))
         .arg(format!("--skip={skip}"))
         .args([
             "--minimise",
