@@ -105,7 +105,7 @@ fn c_frontend(text: String, stack: usize) {
 }
 
 fn spec(text: String, stack: usize) {
-    use shapecheck_dsl::{check, diag, parser, print};
+    use shapecheck_dsl::{diag, parser, print};
     let t = &text;
     let ast = stage("parse", stack, || parser::parse(t));
     match ast {
@@ -114,7 +114,7 @@ fn spec(text: String, stack: usize) {
             let printed = stage("print", stack, || print::print(ast));
             let p = &printed;
             stage("reparse", stack, || parser::parse(p).map(|_| ()).ok());
-            let checked = stage("check", stack, || check::check(ast));
+            let checked = stage("load", stack, || shapecheck_dsl::load(t));
             match checked {
                 Ok(ir) => {
                     stage("show_ir", stack, || print::show_ir(&ir));
