@@ -130,6 +130,7 @@ pub struct Worker {
     stdin: ChildStdin,
     answers: Receiver<Option<String>>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Worker {
@@ -152,7 +153,7 @@ impl Worker {
         let err = child.stderr.take().expect("piped stderr");
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let sink = stderr.clone();
-        std::thread::spawn(move || collect(err, &sink));
+        let stderr_reader = Some(std::thread::spawn(move || collect(err, &sink)));
         let (tx, answers) = channel();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
@@ -168,6 +169,7 @@ impl Worker {
             stdin,
             answers,
             stderr,
+            stderr_reader,
         })
     }
 
@@ -215,8 +217,10 @@ impl Worker {
 
     fn died(&mut self) -> Outcome {
         let status = self.child.wait();
-        // Let the stderr reader drain what the dying process wrote.
-        std::thread::sleep(Duration::from_millis(20));
+        // The process is gone: its stderr reaches end of file once drained.
+        if let Some(h) = self.stderr_reader.take() {
+            let _ = h.join();
+        }
         let err = String::from_utf8_lossy(&self.stderr.lock().unwrap_or_else(|e| e.into_inner()))
             .into_owned();
         let how = match status {
