@@ -17,12 +17,19 @@ pub struct CorpusConfig {
     pub external: Vec<PathBuf>,
 }
 
-/// The default external directories: `../shared/...` beside the repository (or
-/// `$SHAPECHECK_SHARED/...`).
+/// The default external directories: `$SHAPECHECK_SHARED/...`, else `../shared/...` beside
+/// the repository, else `/work/shared/...`; missing ones are skipped.
 pub fn default_external(root: &Path) -> Vec<PathBuf> {
+    let beside = root.join("../shared");
     let shared = std::env::var_os("SHAPECHECK_SHARED")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("../shared"));
+        .unwrap_or_else(|| {
+            if beside.is_dir() {
+                beside
+            } else {
+                PathBuf::from("/work/shared")
+            }
+        });
     vec![
         shared.join("benchmarks/sv-comp"),
         shared.join("reliability/probes"),
