@@ -22,7 +22,6 @@ use shapecheck_runtime::sample::{self, Collection, Points, Sample, TypeSamples};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Arguments of `shapecheck classify`.
 #[derive(Args, Debug)]
@@ -36,9 +35,9 @@ pub struct ClassifyArgs {
     /// Minimum number of nodes of a sample.
     #[arg(short = 'd', long = "min-nodes", default_value_t = 4)]
     pub d: u32,
-    /// Time limit of the exploration in seconds (0: none); what was sampled by then is used.
-    #[arg(long, default_value_t = 10.0)]
-    pub timeout: f64,
+    /// Time limit of the exploration in seconds; what was sampled by then is used.
+    #[arg(long, value_parser = crate::parse_seconds, default_value = "10")]
+    pub timeout: crate::Seconds,
     /// A spec file whose structures replace the standard library's.
     #[arg(long)]
     pub spec: Option<PathBuf>,
@@ -171,7 +170,7 @@ fn limits(args: &ClassifyArgs) -> Limits {
     Limits {
         max_steps: args.max_steps,
         max_heap: args.max_heap,
-        timeout: (args.timeout > 0.0).then(|| Duration::from_secs_f64(args.timeout)),
+        timeout: args.timeout.0,
         ..Limits::default()
     }
 }

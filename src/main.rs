@@ -141,9 +141,10 @@ enum Format {
 
 /// A time limit: a positive number of seconds; `None` when it is too large to matter.
 #[derive(Clone, Copy, Debug)]
-struct Seconds(Option<Duration>);
+pub struct Seconds(pub Option<Duration>);
 
-fn parse_seconds(s: &str) -> Result<Seconds, String> {
+/// Parses a time limit (`--timeout`): a positive, finite number of seconds.
+pub fn parse_seconds(s: &str) -> Result<Seconds, String> {
     let v: f64 = s
         .trim()
         .parse()

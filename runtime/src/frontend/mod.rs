@@ -135,9 +135,13 @@ fn check_nesting(source: &Source) -> Result<(), FrontendError> {
     let Err(at) = nesting::check(&source.text) else {
         return Ok(());
     };
+    let what = if nesting::signs_at(&source.text, at) {
+        format!("more than {} + and - signs in a row", nesting::MAX_SIGNS)
+    } else {
+        format!("nesting depth {} exceeded", nesting::MAX_DEPTH)
+    };
     Err(FrontendError::limit(format!(
-        "implementation limit: nesting depth {} exceeded at {}:{}:{}",
-        nesting::MAX_DEPTH,
+        "implementation limit: {what} at {}:{}:{}",
         source.file_of(at),
         source.line_of(at),
         source.column_of(at)

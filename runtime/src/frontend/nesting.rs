@@ -24,21 +24,38 @@
 /// in 0.4 s. The SV-COMP heap tasks nest at most 26 levels.
 pub const MAX_DEPTH: usize = 500;
 
-/// The largest depth measured in `text` (up to the first place past [`MAX_DEPTH`]) and that
-/// place's byte offset, if any.
+/// The most `+` and `-` characters in a row (operators only, blanks between them allowed):
+/// lang-c's parse time doubles with every two of them (`----...--x` took 11 s at 36), and no
+/// real program writes more than a few.
+pub const MAX_SIGNS: usize = 16;
+
+/// The largest depth measured in `text` (up to the first place past [`MAX_DEPTH`], or past
+/// [`MAX_SIGNS`] signs in a row) and that place's byte offset, if any.
 pub fn check(text: &str) -> Result<usize, usize> {
     let mut scan = Scan::default();
+    let b = text.as_bytes();
     let mut lexer = Lexer {
-        b: text.as_bytes(),
+        b,
         at: 0,
         line_start: true,
     };
+    let mut signs = 0;
     while let Some((at, t)) = lexer.next() {
         if scan.step(t) > MAX_DEPTH {
             return Err(at);
         }
+        let sign = matches!(t, Token::Prefix | Token::Operator) && matches!(b[at], b'+' | b'-');
+        signs = if sign { signs + lexer.at - at } else { 0 };
+        if signs > MAX_SIGNS {
+            return Err(at);
+        }
     }
     Ok(scan.deepest)
+}
+
+/// Whether the limit [`check`] found at `at` is a run of signs (not the nesting depth).
+pub fn signs_at(text: &str, at: usize) -> bool {
+    matches!(text.as_bytes().get(at), Some(b'+' | b'-'))
 }
 
 /// What the depth measure needs to know of a token.
@@ -482,5 +499,15 @@ mod tests {
         assert_eq!(check(&text), Err("int y = ".len() + MAX_DEPTH - 1));
         let ok = format!("int y = {}x;", "!".repeat(MAX_DEPTH - 1));
         assert_eq!(check(&ok), Ok(MAX_DEPTH));
+    }
+
+    #[test]
+    fn long_runs_of_signs_are_a_limit() {
+        let run = |n: usize| format!("int f(int x) {{ return {}x; }}", "- ".repeat(n));
+        assert!(check(&run(MAX_SIGNS)).is_ok());
+        let text = run(MAX_SIGNS + 1);
+        assert!(check(&text).is_err_and(|at| signs_at(&text, at)));
+        assert!(check("int f(void) { return ------------------------------------/1; }").is_err());
+        assert!(check("int f(int x) { return x - -1 + +x - --x; }").is_ok());
     }
 }

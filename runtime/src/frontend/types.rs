@@ -268,8 +268,12 @@ impl Lowerer<'_> {
             };
             let specs = Specs::of_quals(&f.node.specifiers);
             let base = self.base_type(&specs, f.span)?;
-            if f.node.declarators.is_empty() {
-                // An anonymous struct or union member: its fields are reachable by name.
+            let defines_body = specs.types.iter().any(
+                |t| matches!(&t.node, TypeSpecifier::Struct(st) if st.node.declarations.is_some()),
+            );
+            if f.node.declarators.is_empty() && defines_body {
+                // An anonymous struct or union member: its fields are reachable by name. (A
+                // declaration such as `struct s;` inside a struct declares no member.)
                 members.push(Member {
                     name: format!("<anon{}>", members.len()),
                     ty: base.clone(),
@@ -341,6 +345,7 @@ impl Lowerer<'_> {
             }
             if f.name.starts_with("<anon")
                 && let Type::Struct(inner) = f.ty
+                && inner != s
                 && let Some(g) = self.find_field(inner, name)
             {
                 return Some(Field {
