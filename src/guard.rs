@@ -2,14 +2,14 @@
 //! allocator, and a watchdog thread that enforces the deadline and the memory limit.
 //!
 //! Consumes the `--timeout`, `--memory-limit` and `--format` options of a command; produces
-//! the run's [`budget`](shapecheck_runtime::budget), which the engines check cooperatively,
+//! the run's [`budget`](shapecheck_runtime::engine::budget), which the engines check cooperatively,
 //! and, when they do not stop in time (a long solver call, the parser on a huge file) or the
 //! allocator is refused memory, an emergency verdict: `UNKNOWN` with the reason (text or
 //! JSON), written with one system call, followed by an immediate exit with code 0. Output
 //! goes through [`print`], which treats a closed pipe (`shapecheck verify ... | head -1`) as
 //! the end of the run instead of a panic.
 
-use shapecheck_runtime::budget::{self, Budget, Exhausted};
+use shapecheck_runtime::engine::budget::{self, Budget, Exhausted};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

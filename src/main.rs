@@ -14,10 +14,11 @@ mod spec_cmd;
 mod specs;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use shapecheck_runtime::explore::Limits;
-use shapecheck_runtime::frontend::FrontendErrorKind;
-use shapecheck_runtime::property::PropertySet;
-use shapecheck_runtime::{cfa, frontend, report};
+use shapecheck_runtime::explicit::explore::Limits;
+use shapecheck_runtime::program::frontend::FrontendErrorKind;
+use shapecheck_runtime::program::property::PropertySet;
+use shapecheck_runtime::program::{cfa, frontend};
+use shapecheck_runtime::report;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -125,10 +126,10 @@ enum Model {
 }
 
 impl Model {
-    fn data_model(self) -> shapecheck_runtime::ir::DataModel {
+    fn data_model(self) -> shapecheck_runtime::program::ir::DataModel {
         match self {
-            Model::Ilp32 => shapecheck_runtime::ir::DataModel::Ilp32,
-            Model::Lp64 => shapecheck_runtime::ir::DataModel::Lp64,
+            Model::Ilp32 => shapecheck_runtime::program::ir::DataModel::Ilp32,
+            Model::Lp64 => shapecheck_runtime::program::ir::DataModel::Lp64,
         }
     }
 }
@@ -245,7 +246,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let deadline = shapecheck_runtime::budget::get().deadline;
+    let deadline = shapecheck_runtime::engine::budget::get().deadline;
     let prog = match frontend::load_with(&args.file, args.data_model.data_model(), deadline) {
         Ok(p) => p,
         Err(e) if e.kind == FrontendErrorKind::Limit => {
@@ -262,7 +263,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         max_steps: args.max_steps,
         max_path: args.max_path,
         max_heap: args.max_heap,
-        timeout: shapecheck_runtime::budget::remaining(),
+        timeout: shapecheck_runtime::engine::budget::remaining(),
     };
     let start = Instant::now();
     // Auto: a short explicit-heap run (bugs are usually shallow), then the lazy shape
@@ -281,11 +282,11 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         Engine::Shape => report::Report::undecided(&checks, "explicit-heap engine not run"),
         _ => report::verify(&prog, &checks, first),
     };
-    let remaining = |_: Instant| shapecheck_runtime::budget::remaining();
+    let remaining = |_: Instant| shapecheck_runtime::engine::budget::remaining();
     if matches!(r.verdict, report::Verdict::Unknown(_)) && args.engine != Engine::Explicit {
         if shape {
             let budget = remaining(start).map(|t| if staged { t / 2 } else { t });
-            let cfg = shapecheck_runtime::lazy::LazyConfig {
+            let cfg = shapecheck_runtime::techniques::seed000::lazy::LazyConfig {
                 timeout: budget.or(Some(Duration::from_secs(300))),
                 maximal: args.maximal,
                 ..Default::default()
@@ -318,7 +319,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
 fn print_report(
     args: &VerifyArgs,
     r: &report::Report,
-    prog: Option<&shapecheck_runtime::ir::Program>,
+    prog: Option<&shapecheck_runtime::program::ir::Program>,
 ) {
     match args.format {
         Format::Text => guard::print_verdict(&r.text(prog)),
@@ -329,7 +330,7 @@ fn print_report(
 /// Steps of the first, short explicit-heap run in auto mode.
 const FIRST_PASS_STEPS: u64 = 300_000;
 
-fn write_dumps(args: &VerifyArgs, r: &shapecheck_runtime::lazy::LazyResult) {
+fn write_dumps(args: &VerifyArgs, r: &shapecheck_runtime::techniques::seed000::lazy::LazyResult) {
     if let Some(p) = &args.dump_shapes
         && let Err(e) = std::fs::write(p, &r.shapes_text)
     {

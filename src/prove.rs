@@ -8,13 +8,13 @@
 use crate::classify;
 use shapecheck_dsl::compiled::CompiledSpec;
 use shapecheck_dsl::ir::Spec;
-use shapecheck_runtime::frontend;
-use shapecheck_runtime::ir::Program;
-use shapecheck_runtime::lazy::{
+use shapecheck_runtime::explicit::sample::TypeSamples;
+use shapecheck_runtime::program::frontend;
+use shapecheck_runtime::program::ir::Program;
+use shapecheck_runtime::program::property::{Property, PropertySet};
+use shapecheck_runtime::techniques::seed000::lazy::{
     Binding, Explicit, Lazy, LazyConfig, LazyResult, LazyVerdict, Refinement,
 };
-use shapecheck_runtime::property::{Property, PropertySet};
-use shapecheck_runtime::sample::TypeSamples;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

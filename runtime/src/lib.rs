@@ -1,20 +1,18 @@
-//! shapecheck's runtime: the C front end, the program IR, the explicit-heap engine with its
-//! property checks, the SMT layer, concrete replay of counterexamples, and reports.
+//! shapecheck's runtime, laid out by concern:
+//!
+//! - [`program`]: the program a verifier reads: the C front end, the IR, the properties;
+//! - [`explicit`]: the concrete/symbolic machine shared by every engine (explicit heaps, the
+//!   semantics of an edge, exploration, concrete replay, heap sampling);
+//! - [`smt`]: the Z3 layer (terms and path formulas as bit-vector formulas);
+//! - [`engine`]: the seam every technique plugs into (task, budget, verdicts, the feasibility
+//!   check of abstract counterexamples);
+//! - [`techniques`]: one folder per technique (seed 000's lazy shape analysis today);
+//! - [`report`]: verdict reports.
 #![forbid(unsafe_code)]
 
-pub mod budget;
-pub mod cfa;
-pub mod exec;
-pub mod explore;
-pub mod frontend;
-pub mod ir;
-pub mod lazy;
-pub mod memory;
-pub mod pathcheck;
-pub mod property;
-pub mod replay;
+pub mod engine;
+pub mod explicit;
+pub mod program;
 pub mod report;
-pub mod sample;
-pub mod shape;
 pub mod smt;
-pub mod term;
+pub mod techniques;

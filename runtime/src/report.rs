@@ -1,9 +1,9 @@
 //! Verdicts and their reports: runs the engine on a program and renders the SV-COMP verdict
 //! line first, then the explanation (text) or a JSON document.
 
-use crate::explore::{Counterexample, Explorer, Limits, Outcome, Stats};
-use crate::ir::Program;
-use crate::property::PropertySet;
+use crate::explicit::explore::{Counterexample, Explorer, Limits, Outcome, Stats};
+use crate::program::ir::Program;
+use crate::program::property::PropertySet;
 use serde_json::json;
 use std::fmt::Write;
 use std::time::Instant;
@@ -82,14 +82,16 @@ impl Report {
     /// its report lines.
     pub fn add_lazy(
         &mut self,
-        r: crate::lazy::LazyResult,
-        explain: fn(&crate::lazy::LazyResult) -> String,
+        r: crate::techniques::seed000::lazy::LazyResult,
+        explain: fn(&crate::techniques::seed000::lazy::LazyResult) -> String,
     ) {
         self.lazy = Some(explain(&r));
         match r.verdict {
-            crate::lazy::LazyVerdict::True(_) => self.verdict = Verdict::True,
-            crate::lazy::LazyVerdict::False(c) => self.verdict = Verdict::False(c),
-            crate::lazy::LazyVerdict::Unknown(_) => {}
+            crate::techniques::seed000::lazy::LazyVerdict::True(_) => self.verdict = Verdict::True,
+            crate::techniques::seed000::lazy::LazyVerdict::False(c) => {
+                self.verdict = Verdict::False(c)
+            }
+            crate::techniques::seed000::lazy::LazyVerdict::Unknown(_) => {}
         }
     }
 

@@ -5,13 +5,13 @@
 
 use shapecheck_dsl::eval::Kleene;
 use shapecheck_dsl::ir::{Generator, StructId as SpecStruct};
-use shapecheck_runtime::frontend;
-use shapecheck_runtime::ir::{Program, StructId, VarId};
-use shapecheck_runtime::property::PropertySet;
-use shapecheck_runtime::shape::analysis::{Art, Bounds, Ending};
-use shapecheck_runtime::shape::coerce::Constraints;
-use shapecheck_runtime::shape::graph::Graph;
-use shapecheck_runtime::shape::vocab::{ShapeType, Vocab};
+use shapecheck_runtime::program::frontend;
+use shapecheck_runtime::program::ir::{Program, StructId, VarId};
+use shapecheck_runtime::program::property::PropertySet;
+use shapecheck_runtime::techniques::seed000::shape::analysis::{Art, Bounds, Ending};
+use shapecheck_runtime::techniques::seed000::shape::coerce::Constraints;
+use shapecheck_runtime::techniques::seed000::shape::graph::Graph;
+use shapecheck_runtime::techniques::seed000::shape::vocab::{ShapeType, Vocab};
 use std::collections::BTreeSet;
 use std::io::Write;
 

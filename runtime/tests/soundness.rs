@@ -7,16 +7,16 @@
 //! drops a structure it should keep); with `SHAPECHECK_DEBUG=1` the failing simulation prints
 //! where the run was lost and the shape graphs before that step.
 
-use shapecheck_runtime::explore::{Explorer, Limits, Outcome};
-use shapecheck_runtime::frontend;
-use shapecheck_runtime::ir::{Program, VarId};
-use shapecheck_runtime::lazy::{Scg, all_scgs, describe_scg};
-use shapecheck_runtime::pathcheck::PathStep;
-use shapecheck_runtime::property::{Property, PropertySet};
-use shapecheck_runtime::sample::{RecursiveType, recursive_types};
-use shapecheck_runtime::shape::analysis::Art;
-use shapecheck_runtime::shape::coerce::Constraints;
-use shapecheck_runtime::shape::vocab::{ShapeType, Vocab};
+use shapecheck_runtime::engine::feasibility::PathStep;
+use shapecheck_runtime::explicit::explore::{Explorer, Limits, Outcome};
+use shapecheck_runtime::explicit::sample::{RecursiveType, recursive_types};
+use shapecheck_runtime::program::frontend;
+use shapecheck_runtime::program::ir::{Program, VarId};
+use shapecheck_runtime::program::property::{Property, PropertySet};
+use shapecheck_runtime::techniques::seed000::lazy::{Scg, all_scgs, describe_scg};
+use shapecheck_runtime::techniques::seed000::shape::analysis::Art;
+use shapecheck_runtime::techniques::seed000::shape::coerce::Constraints;
+use shapecheck_runtime::techniques::seed000::shape::vocab::{ShapeType, Vocab};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -90,7 +90,7 @@ fn stage<T: Send>(name: &str, stack_bytes: usize, f: impl FnOnce() -> T + Send) 
 }
 
 fn c_frontend(text: String, stack: usize) {
-    use shapecheck_runtime::{cfa, frontend};
+    use shapecheck_runtime::program::{cfa, frontend};
     let prog = stage("lower_source", stack, move || {
         let src = frontend::Source::from_text(text, "fuzz.c");
         frontend::lower_source(&src, "fuzz.c").map_err(|e| e.to_string())

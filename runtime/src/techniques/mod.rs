@@ -1,0 +1,3 @@
+//! One folder per verification technique.
+
+pub mod seed000;

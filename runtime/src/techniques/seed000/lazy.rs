@@ -1,0 +1,818 @@
+//! Lazy shape analysis with explicit-heap-guided refinement of shape-class generators
+//! (seed 000, Algorithms 1-3).
+//!
+//! Consumes a program, a checked spec and an [`Explicit`] oracle that evaluates the spec's
+//! structure invariants on explicit heap samples (SCGsFromExplicit: compiled code for the
+//! standard library, the interpreter for `--spec` files); produces a [`LazyResult`]: a
+//! re-checked certificate (TRUE), a replayed counterexample (FALSE), or the reason refinement
+//! stopped (UNKNOWN), with the refinement history.
+//!
+//! ModelCheck starts from `m0` and the empty tracking definition for every recursive struct.
+//! Each round builds the shape ART ([`crate::techniques::seed000::shape::analysis`]). An abstract error path is
+//! checked by the explicit engine ([`crate::engine::feasibility`]): feasible means FALSE; infeasible
+//! gives the atoms of an unsat core. Refine adds the core's pointers (with their aliases:
+//! pointers of the same type they are assigned from or to) to the tracked and separating
+//! pointers. A type still at `m0` then gets explicit-heap samples (Abstract: k samples of at
+//! least d nodes), the SCGs whose structure invariants fail on them are disabled, and the
+//! coarsest enabled SCG whose fields cover the fields in the core is chosen. When the core
+//! brings no new pointer, FineTune searches the enabled SCGs finer than the current one for
+//! the coarsest (fewest predicates) whose abstract post along the path is empty, simulating
+//! the analysis along that path only; a failed search widens the enabled set to every SCG
+//! not coarser than the current one once. When nothing changes: UNKNOWN, refinement failed.
+//! Precisions are global (one shape type per struct), not per location as in the paper.
+
+use crate::engine::feasibility::{self, PathResult, PathStep};
+use crate::explicit::explore::{Counterexample, Limits};
+use crate::explicit::sample::{self, TypeSamples};
+use crate::program::ir::*;
+use crate::program::property::{Property, PropertySet};
+use crate::techniques::seed000::shape::analysis::{
+    Art, Bounds, CertificateStats, Ending, address_taken,
+};
+use crate::techniques::seed000::shape::coerce::Constraints;
+use crate::techniques::seed000::shape::vocab::{ShapeType, Vocab};
+use shapecheck_dsl::ir::{Generator, Spec, Tracking};
+use shapecheck_dsl::lattice;
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+/// A structure of the spec with its roles bound to fields of a C struct.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Binding {
+    /// The spec structure.
+    pub structure: shapecheck_dsl::ir::StructId,
+    /// Fields bound to its roles.
+    pub fields: Vec<String>,
+}
+
+/// SCGsFromExplicit: which structure bindings the samples of one type satisfy.
+pub trait Explicit {
+    /// The bindings whose structure invariants hold on every sample.
+    fn enabled(&self, spec: &Spec, samples: &TypeSamples) -> Vec<Binding>;
+}
+
+/// An SCG for one struct: a generator with its binding.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Scg {
+    /// The binding.
+    pub binding: Binding,
+    /// The generator (families of the binding's structure).
+    pub generator: Generator,
+}
+
+/// Configuration of a run.
+#[derive(Clone, Debug)]
+pub struct LazyConfig {
+    /// Samples per type before Abstract.
+    pub samples: usize,
+    /// Nodes per sample.
+    pub min_nodes: usize,
+    /// Most refinements.
+    pub max_refinements: usize,
+    /// Overall time limit.
+    pub timeout: Option<Duration>,
+    /// The "maximal SCG" configuration: every struct starts at its finest sampled SCG with
+    /// every pointer of its type tracked; no refinement needed.
+    pub maximal: bool,
+}
+
+impl Default for LazyConfig {
+    fn default() -> Self {
+        LazyConfig {
+            samples: 5,
+            min_nodes: 4,
+            max_refinements: 24,
+            timeout: None,
+            maximal: false,
+        }
+    }
+}
+
+/// One refinement, for the report.
+#[derive(Clone, Debug)]
+pub enum Refinement {
+    /// Tracking-definition refinement: pointers added.
+    Tracking(Vec<String>),
+    /// Abstract: explicit samples chose an SCG for a struct.
+    Abstract(String, String),
+    /// FineTune chose a finer SCG.
+    Scg(String, String),
+}
+
+/// The verdict of a run.
+#[derive(Debug)]
+pub enum LazyVerdict {
+    /// Safe, with the certificate's sizes.
+    True(CertificateStats),
+    /// A replayed counterexample.
+    False(Box<Counterexample>),
+    /// Unknown, with the reason.
+    Unknown(String),
+}
+
+/// What a run found.
+#[derive(Debug)]
+pub struct LazyResult {
+    /// The verdict.
+    pub verdict: LazyVerdict,
+    /// Refinements, in order.
+    pub refinements: Vec<Refinement>,
+    /// The final abstraction: per struct, its SCG (text) and predicates.
+    pub abstraction: Vec<(String, String, Vec<String>)>,
+    /// Tracked pointers at the end.
+    pub tracked: Vec<String>,
+    /// Shape graphs of the final ART as text (for `--dump-shapes`).
+    pub shapes_text: String,
+    /// The same as DOT.
+    pub shapes_dot: String,
+    /// ART rounds.
+    pub rounds: usize,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+impl LazyResult {
+    /// Number of tracking-definition refinements.
+    pub fn td(&self) -> usize {
+        self.refinements
+            .iter()
+            .filter(|r| matches!(r, Refinement::Tracking(_)))
+            .count()
+    }
+
+    /// Number of SCG refinements (FineTune).
+    pub fn scg(&self) -> usize {
+        self.refinements
+            .iter()
+            .filter(|r| matches!(r, Refinement::Scg(..)))
+            .count()
+    }
+}
+
+/// The state of the refinement loop for one recursive struct.
+#[derive(Clone, Debug)]
+struct TypeState {
+    strukt: StructId,
+    /// Self-pointer field names.
+    fields: Vec<String>,
+    current: Option<Scg>,
+    enabled: BTreeSet<Scg>,
+    all: BTreeSet<Scg>,
+    widened: bool,
+}
+
+/// The lazy shape analysis of one program.
+pub struct Lazy<'a> {
+    prog: &'a Program,
+    spec: &'a Spec,
+    checks: &'a PropertySet,
+    oracle: &'a dyn Explicit,
+    cfg: LazyConfig,
+    types: Vec<TypeState>,
+    tracked: BTreeSet<VarId>,
+    refinements: Vec<Refinement>,
+    start: Instant,
+}
+
+impl<'a> Lazy<'a> {
+    /// A run on `prog`.
+    pub fn new(
+        prog: &'a Program,
+        spec: &'a Spec,
+        checks: &'a PropertySet,
+        oracle: &'a dyn Explicit,
+        cfg: LazyConfig,
+    ) -> Self {
+        // Unions (a store to one member changes the others) and self-pointers nested in
+        // members or arrays are outside the shape domain: such types stay at m0.
+        let types = sample::recursive_types(prog)
+            .into_iter()
+            .filter(|t| !prog.strukt(t.id).is_union)
+            .map(|t| {
+                let fields: Vec<String> = t
+                    .fields
+                    .iter()
+                    .map(|f| f.name.clone())
+                    .filter(|f| !f.contains(['.', '[']))
+                    .collect();
+                let all = all_scgs(spec, &fields);
+                TypeState {
+                    strukt: t.id,
+                    fields,
+                    current: None,
+                    enabled: all.clone(),
+                    all,
+                    widened: false,
+                }
+            })
+            .collect();
+        Lazy {
+            prog,
+            spec,
+            checks,
+            oracle,
+            cfg,
+            types,
+            tracked: BTreeSet::new(),
+            refinements: vec![],
+            start: Instant::now(),
+        }
+    }
+
+    fn shape_types(&self) -> Vec<ShapeType> {
+        self.types
+            .iter()
+            .map(|t| ShapeType {
+                strukt: t.strukt,
+                generator: t.current.as_ref().map(|s| s.generator.clone()),
+                fields: t
+                    .current
+                    .as_ref()
+                    .map(|s| s.binding.fields.clone())
+                    .unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        crate::engine::budget::earlier(self.cfg.timeout.map(|t| self.start + t))
+    }
+
+    /// Algorithm 1, ModelCheck.
+    pub fn run(mut self) -> LazyResult {
+        if self.cfg.maximal
+            && let Err(why) = self.maximal()
+        {
+            return self.finish(LazyVerdict::Unknown(why), None, 0);
+        }
+        if !self.cfg.maximal && self.checks.has(Property::ValidMemtrack) {
+            self.memtrack_start();
+        }
+        let mut rounds = 0;
+        loop {
+            rounds += 1;
+            let vocab = Vocab::new(self.prog, self.spec, &self.shape_types(), &self.tracked);
+            if let Some(why) = address_taken(self.prog, &vocab) {
+                return self.finish(LazyVerdict::Unknown(why), None, rounds);
+            }
+            let cons = self.constraints(&vocab);
+            let mut art = Art::new(self.prog, &vocab, &cons, self.checks);
+            let bounds = Bounds {
+                deadline: self.deadline(),
+                ..Bounds::default()
+            };
+            match art.build(bounds) {
+                Ending::Complete => {
+                    let verdict = match art.recheck() {
+                        Ok(stats) => LazyVerdict::True(stats),
+                        Err(why) => LazyVerdict::Unknown(format!(
+                            "the certificate does not re-check: {why}"
+                        )),
+                    };
+                    return self.finish(verdict, Some((&art, &vocab)), rounds);
+                }
+                Ending::Incomplete(why) => {
+                    return self.finish(
+                        LazyVerdict::Unknown(why.join("; ")),
+                        Some((&art, &vocab)),
+                        rounds,
+                    );
+                }
+                Ending::Error(path, err) => {
+                    match feasibility::check_path(self.prog, self.checks, &path, &err.end) {
+                        PathResult::Feasible(cex) => {
+                            return self.finish(LazyVerdict::False(cex), None, rounds);
+                        }
+                        PathResult::Unknown(why) => {
+                            let msg =
+                                format!("{}; its path could not be decided: {why}", err.message);
+                            return self.finish(LazyVerdict::Unknown(msg), None, rounds);
+                        }
+                        PathResult::Infeasible(core) => {
+                            if self.refinements.len() >= self.cfg.max_refinements {
+                                let msg = format!(
+                                    "refinement limit reached on a spurious path ({})",
+                                    err.message
+                                );
+                                return self.finish(LazyVerdict::Unknown(msg), None, rounds);
+                            }
+                            if !self.refine(&path, &core, &vocab) {
+                                let msg = format!(
+                                    "refinement failed on a spurious path of {} steps ending in: {}",
+                                    path.len(),
+                                    err.message
+                                );
+                                return self.finish(LazyVerdict::Unknown(msg), None, rounds);
+                            }
+                        }
+                    }
+                }
+            }
+            if self.deadline().is_some_and(|d| Instant::now() >= d) {
+                return self.finish(
+                    LazyVerdict::Unknown("bound reached: time limit".into()),
+                    None,
+                    rounds,
+                );
+            }
+        }
+    }
+
+    /// The maximal configuration: sample every type, take its finest enabled SCG, track every
+    /// pointer to it.
+    fn maximal(&mut self) -> Result<(), String> {
+        let coll = self.collect();
+        for t in &mut self.types {
+            let Some(ts) = coll
+                .types
+                .iter()
+                .find(|s| s.ty.id == t.strukt && !s.used().is_empty())
+            else {
+                continue;
+            };
+            let bindings = self.oracle.enabled(self.spec, ts);
+            t.enabled.retain(|s| bindings.contains(&s.binding));
+            let spec = self.spec;
+            let finest = t
+                .enabled
+                .iter()
+                .filter(|s| {
+                    s.generator.families.len()
+                        == spec.structures[s.binding.structure.0].families.len()
+                })
+                .max_by_key(|s| (size(spec, s), std::cmp::Reverse((*s).clone())))
+                .cloned();
+            t.current = finest;
+        }
+        self.track_all_pointers();
+        Ok(())
+    }
+
+    /// Tracks every pointer to a type with an SCG, and every `void *`; returns the new ones.
+    fn track_all_pointers(&mut self) -> BTreeSet<VarId> {
+        let mut new = BTreeSet::new();
+        for (i, v) in self.prog.vars.iter().enumerate() {
+            let wanted = match v.ty.pointee() {
+                Some(Type::Struct(s)) => self
+                    .types
+                    .iter()
+                    .any(|t| t.strukt == *s && t.current.is_some()),
+                Some(Type::Void) => true,
+                _ => false,
+            };
+            if wanted && self.tracked.insert(VarId(i as u32)) {
+                new.insert(VarId(i as u32));
+            }
+        }
+        new
+    }
+
+    /// The start for valid-memtrack: every memory block must stay reachable from tracked
+    /// pointers, so every type with explicit samples gets its coarsest enabled SCG (Abstract)
+    /// and every pointer to such a type (or `void *`) is tracked from the first round, instead
+    /// of waiting for spurious leaks to name them.
+    fn memtrack_start(&mut self) {
+        let all: Vec<usize> = (0..self.types.len()).collect();
+        self.abstract_types(&all, &BTreeSet::new());
+        let new = self.track_all_pointers();
+        if !new.is_empty() {
+            let names = new
+                .iter()
+                .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
+                .collect();
+            self.refinements.push(Refinement::Tracking(names));
+        }
+    }
+
+    /// Explicit-heap samples of every recursive type.
+    fn collect(&self) -> sample::Collection {
+        let cfg = sample::Config {
+            k: self.cfg.samples,
+            d: self.cfg.min_nodes,
+            ..sample::Config::default()
+        };
+        let ten = Duration::from_secs(10);
+        let left = self
+            .deadline()
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        let limits = Limits {
+            timeout: Some(left.map_or(ten, |l| l.min(ten))),
+            ..Limits::default()
+        };
+        sample::collect(self.prog, cfg, limits)
+    }
+
+    /// Algorithm 3, Refine: true if the abstraction changed.
+    fn refine(&mut self, path: &[PathStep], core: &feasibility::Core, vocab: &Vocab) -> bool {
+        let mut new: BTreeSet<VarId> = BTreeSet::new();
+        for &p in &core.pointers {
+            if self.type_of(p).is_some() && !self.tracked.contains(&p) {
+                new.insert(p);
+                new.extend(
+                    self.aliases(p)
+                        .into_iter()
+                        .filter(|a| !self.tracked.contains(a)),
+                );
+            }
+        }
+        let _ = vocab;
+        if !new.is_empty() {
+            let names = new
+                .iter()
+                .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
+                .collect();
+            self.tracked.extend(new.iter().copied());
+            self.refinements.push(Refinement::Tracking(names));
+            // Types still at m0 that the new pointers point to: explicit heap analysis.
+            let todo: Vec<usize> = (0..self.types.len())
+                .filter(|i| self.types[*i].current.is_none())
+                .filter(|i| {
+                    new.iter()
+                        .any(|x| self.type_of(*x) == Some(self.types[*i].strukt))
+                })
+                .collect();
+            let fields: BTreeSet<String> = core.fields.iter().map(|(_, f)| f.clone()).collect();
+            self.abstract_types(&todo, &fields);
+            return true;
+        }
+        // No new pointer: FineTune every type in shape mode.
+        for i in 0..self.types.len() {
+            if self.types[i].current.is_none() {
+                continue;
+            }
+            if let Some(s) = self.fine_tune(i, path) {
+                let t = &mut self.types[i];
+                let what = describe_scg(self.spec, &s);
+                t.current = Some(s);
+                let name = self.prog.strukt(t.strukt).name.clone();
+                self.refinements.push(Refinement::Scg(name, what));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Algorithm 2, Abstract, for the given types: sample, restrict the enabled SCGs, choose
+    /// the coarsest whose fields cover `fields` (the fields in the core) when there is one.
+    fn abstract_types(&mut self, idx: &[usize], fields: &BTreeSet<String>) {
+        if idx.is_empty() {
+            return;
+        }
+        let coll = self.collect();
+        for &i in idx {
+            let strukt = self.types[i].strukt;
+            let ts = coll.types.iter().find(|t| t.ty.id == strukt);
+            let sampled: Vec<Binding> = match ts {
+                Some(ts) if !ts.used().is_empty() => self.oracle.enabled(self.spec, ts),
+                _ => vec![],
+            };
+            // No samples, or samples no structure's invariants accept (e.g. heaps after a
+            // bug broke the structure): every structure stays possible.
+            let bindings: Vec<Binding> = if sampled.is_empty() {
+                self.types[i]
+                    .all
+                    .iter()
+                    .map(|s| s.binding.clone())
+                    .collect()
+            } else {
+                sampled
+            };
+            let t = &mut self.types[i];
+            t.enabled.retain(|s| bindings.contains(&s.binding));
+            let covering: Vec<&Scg> = t
+                .enabled
+                .iter()
+                .filter(|s| {
+                    fields
+                        .iter()
+                        .all(|f| s.binding.fields.contains(f) || !t.fields.contains(f))
+                })
+                .collect();
+            let pool: Vec<&Scg> = if covering.is_empty() {
+                t.enabled.iter().collect()
+            } else {
+                covering
+            };
+            let choice = pool
+                .into_iter()
+                .min_by_key(|s| (size(self.spec, s), (*s).clone()))
+                .cloned();
+            if let Some(c) = &choice {
+                let name = self.prog.strukt(t.strukt).name.clone();
+                self.refinements
+                    .push(Refinement::Abstract(name, describe_scg(self.spec, c)));
+            }
+            t.current = choice;
+        }
+    }
+
+    /// FineTune: the coarsest enabled SCG finer than the current one that rules the path out.
+    /// The constraints of a vocabulary, with reachability transitivity for valid-memtrack.
+    fn constraints(&self, vocab: &Vocab) -> Constraints {
+        let cons = Constraints::new(vocab);
+        if self.checks.has(Property::ValidMemtrack) {
+            cons.with_reach_transitivity(vocab)
+        } else {
+            cons
+        }
+    }
+
+    fn fine_tune(&mut self, i: usize, path: &[PathStep]) -> Option<Scg> {
+        let spec = self.spec;
+        if let Some(s) = self.search(i, path, |c, cur| c != cur && finer_eq(spec, c, cur)) {
+            return Some(s);
+        }
+        let t = &mut self.types[i];
+        if t.widened {
+            return None;
+        }
+        t.widened = true;
+        let cur = t.current.clone()?;
+        let spec = self.spec;
+        let extra: Vec<Scg> = t
+            .all
+            .iter()
+            .filter(|c| !finer_eq(spec, &cur, c))
+            .cloned()
+            .collect();
+        t.enabled.extend(extra);
+        // Widened: every candidate that is not coarser than the current SCG, also those of
+        // other structures or role bindings (samples taken early may look like a list of
+        // what is a tree).
+        self.search(i, path, |c, cur| c != cur && !finer_eq(spec, cur, c))
+    }
+
+    /// The search of FineTune over the candidates (strictly finer than the current SCG, or
+    /// after widening not coarser): probe
+    /// the median candidate (by predicate count) of the undecided ones; a failure discards it
+    /// and every coarser candidate (monotonicity), a success discards every finer one; the
+    /// answer is the smallest success.
+    fn search(
+        &self,
+        i: usize,
+        path: &[PathStep],
+        candidate: impl Fn(&Scg, &Scg) -> bool,
+    ) -> Option<Scg> {
+        let t = &self.types[i];
+        let cur = t.current.clone()?;
+        let mut cands: Vec<Scg> = t
+            .enabled
+            .iter()
+            .filter(|c| candidate(c, &cur))
+            .cloned()
+            .collect();
+        cands.sort_by_key(|c| (size(self.spec, c), c.clone()));
+        let mut winners: Vec<Scg> = vec![];
+        while !cands.is_empty() {
+            if self.deadline().is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let s = cands[cands.len() / 2].clone();
+            if self.rules_out(i, &s, path) {
+                cands.retain(|c| *c != s && !finer_eq(self.spec, c, &s));
+                winners.push(s);
+            } else {
+                cands.retain(|c| !finer_eq(self.spec, &s, c));
+            }
+        }
+        winners
+            .into_iter()
+            .min_by_key(|c| (size(self.spec, c), c.clone()))
+    }
+
+    /// Whether the shape analysis with `s` for type `i` eliminates the path.
+    fn rules_out(&self, i: usize, s: &Scg, path: &[PathStep]) -> bool {
+        let mut types = self.shape_types();
+        types[i] = ShapeType {
+            strukt: self.types[i].strukt,
+            generator: Some(s.generator.clone()),
+            fields: s.binding.fields.clone(),
+        };
+        let vocab = Vocab::new(self.prog, self.spec, &types, &self.tracked);
+        let cons = self.constraints(&vocab);
+        let art = Art::new(self.prog, &vocab, &cons, self.checks);
+        !art.reaches_error_along(path)
+    }
+
+    /// The analysable type a pointer variable points to: a recursive struct, or raw memory
+    /// for `void *` (which carries nodes out of allocation wrappers).
+    fn type_of(&self, x: VarId) -> Option<StructId> {
+        match self.prog.var(x).ty.pointee()? {
+            Type::Void => Some(crate::techniques::seed000::shape::transfer::RAW),
+            Type::Struct(s) if self.types.iter().any(|t| t.strukt == *s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// Pointers of the same type connected to `p` by assignments, parameter passing and
+    /// returns, transitively.
+    fn aliases(&self, p: VarId) -> BTreeSet<VarId> {
+        let ty = self.type_of(p);
+        let mut out: BTreeSet<VarId> = [p].into();
+        let links = assignment_links(self.prog);
+        loop {
+            let before = out.len();
+            for (a, b) in &links {
+                if out.contains(a) && self.type_of(*b) == ty {
+                    out.insert(*b);
+                }
+                if out.contains(b) && self.type_of(*a) == ty {
+                    out.insert(*a);
+                }
+            }
+            if out.len() == before {
+                break;
+            }
+        }
+        out.remove(&p);
+        out
+    }
+
+    fn finish(
+        &self,
+        verdict: LazyVerdict,
+        art: Option<(&Art, &Vocab)>,
+        rounds: usize,
+    ) -> LazyResult {
+        let abstraction = self
+            .types
+            .iter()
+            .map(|t| {
+                let name = self.prog.strukt(t.strukt).name.clone();
+                match &t.current {
+                    Some(s) => {
+                        let d = Tracking {
+                            tracked: self.tracked_names(t.strukt),
+                            separating: self.tracked_names(t.strukt),
+                            assertions: BTreeSet::new(),
+                        };
+                        let class =
+                            lattice::shape_class(self.spec, &s.generator, &s.binding.fields, &d);
+                        let preds = class
+                            .core
+                            .iter()
+                            .chain(&class.instr)
+                            .map(lattice::describe)
+                            .collect();
+                        (name, describe_scg(self.spec, s), preds)
+                    }
+                    None => (name, "m0".to_string(), vec![]),
+                }
+            })
+            .collect();
+        LazyResult {
+            verdict,
+            refinements: self.refinements.clone(),
+            abstraction,
+            tracked: self
+                .tracked
+                .iter()
+                .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
+                .collect(),
+            shapes_text: art.map(|(a, _)| a.dump_text()).unwrap_or_default(),
+            shapes_dot: art.map(|(a, _)| a.dump_dot()).unwrap_or_default(),
+            rounds,
+            seconds: self.start.elapsed().as_secs_f64(),
+        }
+    }
+
+    fn tracked_names(&self, s: StructId) -> BTreeSet<String> {
+        self.tracked
+            .iter()
+            .filter(|x| self.type_of(**x) == Some(s))
+            .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
+            .collect()
+    }
+}
+
+/// Every SCG of every structure under every injective binding of its roles to `fields`.
+pub fn all_scgs(spec: &Spec, fields: &[String]) -> BTreeSet<Scg> {
+    let mut out = BTreeSet::new();
+    for (i, st) in spec.structures.iter().enumerate() {
+        let sid = shapecheck_dsl::ir::StructId(i);
+        for b in injective(fields.len(), st.roles.len()) {
+            let binding = Binding {
+                structure: sid,
+                fields: b.iter().map(|f| fields[*f].clone()).collect(),
+            };
+            for g in lattice::generators(spec, sid) {
+                out.insert(Scg {
+                    binding: binding.clone(),
+                    generator: g,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn injective(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = vec![vec![]];
+    for _ in 0..k {
+        let mut next = vec![];
+        for cur in &out {
+            for f in (0..n).filter(|f| !cur.contains(f)) {
+                let mut c = cur.clone();
+                c.push(f);
+                next.push(c);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// `a ⊑ b`: `a` refines `b` (has all of `b`'s predicates for every tracking definition).
+fn finer_eq(spec: &Spec, a: &Scg, b: &Scg) -> bool {
+    lattice::refines(
+        spec,
+        &a.generator,
+        &a.binding.fields,
+        &b.generator,
+        &b.binding.fields,
+    )
+}
+
+/// Predicates an SCG generates for the probe tracking definition (FineTune's cost).
+fn size(spec: &Spec, s: &Scg) -> usize {
+    lattice::shape_class(
+        spec,
+        &s.generator,
+        &s.binding.fields,
+        &lattice::probe_tracking(),
+    )
+    .size()
+}
+
+/// `dll[f=succ, b=pred] {cancellation}`.
+pub fn describe_scg(spec: &Spec, s: &Scg) -> String {
+    let st = &spec.structures[s.binding.structure.0];
+    let roles: Vec<String> = st
+        .roles
+        .iter()
+        .zip(&s.binding.fields)
+        .map(|(r, f)| format!("{r}={f}"))
+        .collect();
+    let fams: Vec<&str> = s
+        .generator
+        .families
+        .iter()
+        .map(|f| st.families[*f].name.as_str())
+        .collect();
+    format!(
+        "{}[{}] {{{}}} ({}/{} families)",
+        st.name,
+        roles.join(", "),
+        fams.join(", "),
+        fams.len(),
+        st.families.len()
+    )
+}
+
+/// Pairs of pointer variables connected by an assignment `a = b`, a parameter passing or a
+/// return into a variable.
+fn assignment_links(prog: &Program) -> Vec<(VarId, VarId)> {
+    let var = |e: &Expr| match &e.kind {
+        ExprKind::Var(x) => Some(*x),
+        ExprKind::Cast(inner) => match inner.kind {
+            ExprKind::Var(x) => Some(x),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut out = vec![];
+    for f in &prog.functions {
+        for e in f.cfa.edge_references() {
+            match &e.weight().op {
+                Op::Assign { lhs, rhs } => {
+                    if let (Some(a), Some(b)) = (var(lhs), var(rhs)) {
+                        out.push((a, b));
+                    }
+                }
+                Op::Call {
+                    lhs,
+                    callee: Callee::Func(g),
+                    args,
+                } => {
+                    let callee = prog.func(*g);
+                    for (p, a) in callee.params.iter().zip(args) {
+                        if let Some(b) = var(a) {
+                            out.push((*p, b));
+                        }
+                    }
+                    if let Some(l) = lhs.as_ref().and_then(var) {
+                        for ce in callee.cfa.edge_references() {
+                            if let Op::Return(Some(r)) = &ce.weight().op
+                                && let Some(b) = var(r)
+                            {
+                                out.push((l, b));
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}

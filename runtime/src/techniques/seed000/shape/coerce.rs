@@ -1,0 +1,624 @@
+//! Coerce: sharpening a shape graph with the constraints its predicates imply, and discarding
+//! structures that violate them (TVLA's `coerce`).
+//!
+//! Consumes a [`Vocab`]; produces [`Constraints`]: clauses over node variables, derived from
+//! (1) the meaning of the core predicates (a field and a pointer point to at most one cell),
+//! (2) every stored instrumentation predicate's defining formula `p(v) <=> phi(v)` (universal
+//! bodies give `p -> clause`, existential ones `clause -> p`, after NNF and CNF), and (3) the
+//! closure laws of predicates defined by a transitive closure (`t(a,b) && R(b,c) -> t(a,c)`,
+//! `p(v) && R(v,w) -> p(w)` for reachability from a pointer). [`Constraints::apply`] runs unit
+//! propagation over all instances of the clauses on a graph: a clause whose literals are all
+//! false but one forces that one (when it is a stored atom or the equality that makes a node a
+//! single cell); a clause whose literals are all false makes the structure infeasible.
+
+use super::formula::Eval;
+use super::graph::{F, Graph, H, T};
+use super::vocab::{Instr, PredKind, Vocab};
+use crate::program::ir::StructId;
+use shapecheck_dsl::eval::Kleene;
+use shapecheck_dsl::ir::{Formula, Rel};
+use std::cell::OnceCell;
+
+/// An atom of a clause, over the clause's variables.
+#[derive(Clone, Debug)]
+enum Atom {
+    /// A stored predicate (vocabulary id) on variables.
+    Stored(usize, Vec<usize>),
+    /// Equality of two variables.
+    Eq(usize, usize),
+    /// Any other formula, evaluated in the context of an instrumentation instance.
+    Formula(usize, Formula),
+}
+
+/// A disjunction of literals over `vars` node variables, all of struct type `strukt`.
+#[derive(Clone, Debug)]
+struct Clause {
+    strukt: StructId,
+    vars: usize,
+    lits: Vec<(bool, Atom)>,
+}
+
+/// The constraints of a vocabulary.
+#[derive(Clone, Debug, Default)]
+pub struct Constraints {
+    clauses: Vec<Clause>,
+}
+
+/// A formula in negation normal form.
+#[derive(Clone, Debug)]
+enum Nnf {
+    Lit(bool, Formula),
+    And(Vec<Nnf>),
+    Or(Vec<Nnf>),
+    All(Box<Nnf>),
+    Ex,
+}
+
+fn nnf(f: &Formula, pos: bool) -> Nnf {
+    use Formula as Fm;
+    match f {
+        Fm::True => {
+            if pos {
+                Nnf::And(vec![])
+            } else {
+                Nnf::Or(vec![])
+            }
+        }
+        Fm::False => {
+            if pos {
+                Nnf::Or(vec![])
+            } else {
+                Nnf::And(vec![])
+            }
+        }
+        Fm::Not(a) => nnf(a, !pos),
+        Fm::And(a, b) if pos => Nnf::And(vec![nnf(a, true), nnf(b, true)]),
+        Fm::And(a, b) => Nnf::Or(vec![nnf(a, false), nnf(b, false)]),
+        Fm::Or(a, b) if pos => Nnf::Or(vec![nnf(a, true), nnf(b, true)]),
+        Fm::Or(a, b) => Nnf::And(vec![nnf(a, false), nnf(b, false)]),
+        Fm::Implies(a, b) if pos => Nnf::Or(vec![nnf(a, false), nnf(b, true)]),
+        Fm::Implies(a, b) => Nnf::And(vec![nnf(a, true), nnf(b, false)]),
+        Fm::Iff(a, b) => {
+            let ab = Fm::Implies(a.clone(), b.clone());
+            let ba = Fm::Implies(b.clone(), a.clone());
+            nnf(&Fm::And(Box::new(ab), Box::new(ba)), pos)
+        }
+        Fm::Exists(..) if pos => Nnf::Ex,
+        Fm::Exists(_, a) => Nnf::All(Box::new(nnf(a, false))),
+        Fm::Forall(_, a) if pos => Nnf::All(Box::new(nnf(a, true))),
+        Fm::Forall(..) => Nnf::Ex,
+        atom => Nnf::Lit(pos, atom.clone()),
+    }
+}
+
+/// CNF of a quantifier-free NNF formula; `None` if it has quantifiers or is too large.
+fn cnf(f: &Nnf) -> Option<Vec<Vec<(bool, Formula)>>> {
+    match f {
+        Nnf::Lit(p, a) => Some(vec![vec![(*p, a.clone())]]),
+        Nnf::And(xs) => {
+            let mut out = vec![];
+            for x in xs {
+                out.extend(cnf(x)?);
+            }
+            Some(out)
+        }
+        Nnf::Or(xs) => {
+            let mut out: Vec<Vec<(bool, Formula)>> = vec![vec![]];
+            for x in xs {
+                let c = cnf(x)?;
+                let mut next = vec![];
+                for a in &out {
+                    for b in &c {
+                        next.push(a.iter().chain(b).cloned().collect());
+                    }
+                }
+                if next.len() > 64 {
+                    return None;
+                }
+                out = next;
+            }
+            Some(out)
+        }
+        Nnf::All(..) | Nnf::Ex => None,
+    }
+}
+
+/// Strips leading universal quantifiers.
+fn strip_forall(f: Nnf) -> Nnf {
+    match f {
+        Nnf::All(b) => strip_forall(*b),
+        other => other,
+    }
+}
+
+impl Constraints {
+    /// The constraints of vocabulary `v`.
+    pub fn new(v: &Vocab) -> Constraints {
+        let mut c = Constraints::default();
+        for f in 0..v.fields.len() {
+            let s = v.fields[f].strukt;
+            let p = v.field_pred(f);
+            // A field points to at most one cell.
+            c.push(
+                s,
+                3,
+                vec![
+                    (false, Atom::Stored(p, vec![0, 1])),
+                    (false, Atom::Stored(p, vec![0, 2])),
+                    (true, Atom::Eq(1, 2)),
+                ],
+            );
+            // An uninitialised field points nowhere we track.
+            c.push(
+                s,
+                2,
+                vec![
+                    (false, Atom::Stored(v.undef(f), vec![0])),
+                    (false, Atom::Stored(p, vec![0, 1])),
+                ],
+            );
+        }
+        for x in 0..v.vars.len() {
+            let p = v.pt(x);
+            c.push(
+                v.vars[x].strukt,
+                2,
+                vec![
+                    (false, Atom::Stored(p, vec![0])),
+                    (false, Atom::Stored(p, vec![1])),
+                    (true, Atom::Eq(0, 1)),
+                ],
+            );
+        }
+        for (i, inst) in v.instr.iter().enumerate() {
+            c.definition(v, i, inst);
+            c.closure_laws(v, i, inst);
+        }
+        c
+    }
+
+    /// Adds, for each two reachability-from-a-pointer instances of one relation (pointers
+    /// `x` and `y`), transitivity through `y`'s target: `r<x>(w) && y(w) && r<y>(v) ->
+    /// r<x>(v)` (what `y` reaches is reachable from `x` once `y`'s target is). Differencing
+    /// alone loses it when an edge into a list is added: the re-evaluated `r<x>` crosses the
+    /// summary's 1/2 edges. Needed for valid-memtrack, where reachability must stay 1.
+    pub fn with_reach_transitivity(mut self, v: &Vocab) -> Constraints {
+        let reaching: Vec<&Instr> = v
+            .instr
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| v.reaching[*i])
+            .map(|(_, inst)| inst)
+            .collect();
+        for a in &reaching {
+            for b in &reaching {
+                let (Some(x), Some(y)) = (a.pointer, b.pointer) else {
+                    continue;
+                };
+                if x == y || a.pred != b.pred || a.roles != b.roles || a.strukt != b.strukt {
+                    continue;
+                }
+                self.push(
+                    a.strukt,
+                    2,
+                    vec![
+                        (false, Atom::Stored(a.id, vec![0])),
+                        (false, Atom::Stored(v.pt(y), vec![0])),
+                        (false, Atom::Stored(b.id, vec![1])),
+                        (true, Atom::Stored(a.id, vec![1])),
+                    ],
+                );
+                // Along a single field f, a path from x's target to another node leaves
+                // through its one successor: `r<x>(v) && x(a) && a != v && f(a, b) && y(b)
+                // -> r<y>(v)` (after `y = x->f`).
+                if let Some(f) = single_field_reach(v, a) {
+                    self.push(
+                        a.strukt,
+                        3,
+                        vec![
+                            (false, Atom::Stored(a.id, vec![2])),
+                            (false, Atom::Stored(v.pt(x), vec![0])),
+                            (true, Atom::Eq(0, 2)),
+                            (false, Atom::Stored(v.field_pred(f), vec![0, 1])),
+                            (false, Atom::Stored(v.pt(y), vec![1])),
+                            (true, Atom::Stored(b.id, vec![2])),
+                        ],
+                    );
+                }
+            }
+        }
+        self
+    }
+
+    fn push(&mut self, strukt: StructId, vars: usize, lits: Vec<(bool, Atom)>) {
+        self.clauses.push(Clause { strukt, vars, lits });
+    }
+
+    /// The clauses of `p(v) <=> phi(v)`.
+    fn definition(&mut self, v: &Vocab, i: usize, inst: &Instr) {
+        let decl = v.decl(inst.pred);
+        let params: Vec<usize> = (0..decl.arity).collect();
+        let me = Atom::Stored(inst.id, params);
+        for (pos, head) in [(true, false), (false, true)] {
+            // pos: p -> phi, i.e. !p || phi;  !pos: phi -> p, i.e. !phi || p.
+            let body = strip_forall(nnf(&decl.body, pos));
+            let Some(clauses) = cnf(&body) else { continue };
+            for cl in clauses {
+                let mut lits = vec![(head, me.clone())];
+                for (p, f) in cl {
+                    lits.push((p, self.atom(v, i, inst, f)));
+                }
+                self.push(inst.strukt, decl.slots.max(decl.arity), lits);
+            }
+        }
+    }
+
+    fn atom(&self, v: &Vocab, i: usize, inst: &Instr, f: Formula) -> Atom {
+        match &f {
+            Formula::Eq(a, b) => Atom::Eq(*a, *b),
+            Formula::Field(r, a, b) => match inst.roles.get(*r) {
+                Some(fi) => Atom::Stored(v.field_pred(*fi), vec![*a, *b]),
+                None => Atom::Formula(i, f),
+            },
+            Formula::Pointer(a) => match inst.pointer {
+                Some(x) => Atom::Stored(v.pt(x), vec![*a]),
+                None => Atom::Formula(i, f),
+            },
+            Formula::Pred(p, rs, args) => {
+                let bound: Vec<usize> = rs
+                    .iter()
+                    .filter_map(|r| inst.roles.get(*r).copied())
+                    .collect();
+                let pointer = v.decl(*p).pointer.as_ref().and(inst.pointer);
+                match v.stored(*p, &bound, pointer) {
+                    Some(j) => Atom::Stored(v.instr[j].id, args.clone()),
+                    None => Atom::Formula(i, f),
+                }
+            }
+            _ => Atom::Formula(i, f),
+        }
+    }
+
+    /// The relation a closure is taken of, as an atom on variables `a`, `b`.
+    fn rel_atom(&self, v: &Vocab, i: usize, inst: &Instr, rel: &Rel, a: usize, b: usize) -> Atom {
+        let f = match rel {
+            Rel::Field(r) => Formula::Field(*r, a, b),
+            Rel::Pred(p, rs) => Formula::Pred(*p, rs.clone(), vec![a, b]),
+        };
+        self.atom(v, i, inst, f)
+    }
+
+    /// Laws of closure-defined predicates.
+    fn closure_laws(&mut self, v: &Vocab, i: usize, inst: &Instr) {
+        let decl = v.decl(inst.pred);
+        let s = inst.strukt;
+        let me = |args: Vec<usize>| Atom::Stored(inst.id, args);
+        match &decl.body {
+            Formula::Closure {
+                rel,
+                reflexive,
+                from: 0,
+                to: 1,
+            } if decl.arity == 2 => {
+                let r = |a, b| self.rel_atom(v, i, inst, rel, a, b);
+                let laws = vec![
+                    vec![
+                        (false, me(vec![0, 1])),
+                        (false, r(1, 2)),
+                        (true, me(vec![0, 2])),
+                    ],
+                    vec![
+                        (false, r(0, 1)),
+                        (false, me(vec![1, 2])),
+                        (true, me(vec![0, 2])),
+                    ],
+                    vec![(false, r(0, 1)), (true, me(vec![0, 1]))],
+                ];
+                for l in laws {
+                    self.push(s, 3, l);
+                }
+                if *reflexive {
+                    self.push(s, 1, vec![(false, Atom::Eq(0, 0)), (true, me(vec![0, 0]))]);
+                }
+            }
+            Formula::Closure {
+                rel,
+                reflexive: false,
+                from: 0,
+                to: 0,
+            } if decl.arity == 1 => {
+                // R(v, v) -> p(v); with a stored reflexive closure S of R also
+                // R(v, w) && S(w, v) -> p(v): an edge back into a cycle puts v on it.
+                let (loop_, edge) = (
+                    self.rel_atom(v, i, inst, rel, 0, 0),
+                    self.rel_atom(v, i, inst, rel, 0, 1),
+                );
+                self.push(s, 1, vec![(false, loop_), (true, me(vec![0]))]);
+                if let Some(star) = reflexive_companion(v, inst, rel) {
+                    self.push(
+                        s,
+                        2,
+                        vec![
+                            (false, edge),
+                            (false, Atom::Stored(star, vec![1, 0])),
+                            (true, me(vec![0])),
+                        ],
+                    );
+                }
+            }
+            Formula::Exists(u, body) if decl.arity == 1 => {
+                if let Some(rel) = closure_into(body, *u, 0) {
+                    // p(v) && R(v, w) -> p(w): what is reachable stays reachable one step on.
+                    let r = self.rel_atom(v, i, inst, &rel, 0, 1);
+                    self.push(
+                        s,
+                        2,
+                        vec![(false, me(vec![0])), (false, r), (true, me(vec![1]))],
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Unit propagation to a fixpoint; `None` if the structure violates a constraint.
+    pub fn apply(&self, v: &Vocab, mut g: Graph) -> Option<Graph> {
+        let formulas = self
+            .clauses
+            .iter()
+            .any(|c| c.lits.iter().any(|(_, a)| matches!(a, Atom::Formula(..))));
+        let max_vars = self.clauses.iter().map(|c| c.vars).max().unwrap_or(0);
+        let mut tuple = vec![0usize; max_vars];
+        // The nodes of each struct type (types do not change here).
+        let mut by_type: Vec<(StructId, Vec<usize>)> = vec![];
+        for u in 0..g.n {
+            match by_type.iter_mut().find(|(s, _)| *s == g.ty[u]) {
+                Some((_, us)) => us.push(u),
+                None => by_type.push((g.ty[u], vec![u])),
+            }
+        }
+        for _round in 0..64 {
+            let mut changed = false;
+            // Formula atoms are evaluated on the structure as the round began (with each
+            // instance's closures computed once): propagation only sharpens 1/2 values, so
+            // an older value is less precise, never wrong, and the fixpoint ends with a
+            // round that changed nothing, whose snapshot is the final structure.
+            let snap = formulas.then(|| g.clone());
+            let evals: Vec<OnceCell<Eval>> = (0..v.instr.len()).map(|_| OnceCell::new()).collect();
+            let ctx = Ctx {
+                v,
+                snap: snap.as_ref(),
+                evals: &evals,
+            };
+            for c in &self.clauses {
+                let Some((_, nodes)) = by_type.iter().find(|(s, _)| *s == c.strukt) else {
+                    continue;
+                };
+                match self.scan(&ctx, &mut g, c, nodes, &mut tuple, 0) {
+                    Step::Conflict => return None,
+                    Step::Changed => changed = true,
+                    Step::Nothing => {}
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        Some(g)
+    }
+
+    /// Propagates clause `c` over every tuple of `nodes` extending `tuple[..k]`. A literal
+    /// whose variables are all bound and which is already true satisfies the clause for every
+    /// extension, which is skipped (propagation only sharpens 1/2, so it stays true).
+    fn scan(
+        &self,
+        ctx: &Ctx,
+        g: &mut Graph,
+        c: &Clause,
+        nodes: &[usize],
+        tuple: &mut [usize],
+        k: usize,
+    ) -> Step {
+        if k == c.vars {
+            return self.propagate(ctx, g, c, &tuple[..k]);
+        }
+        let mut out = Step::Nothing;
+        for &u in nodes {
+            tuple[k] = u;
+            let satisfied = c.lits.iter().any(|(pos, atom)| {
+                last_var(atom, c.vars) == k && {
+                    let v = value(ctx, g, atom, tuple);
+                    (if *pos { v } else { v.not() }) == T
+                }
+            });
+            if satisfied {
+                continue;
+            }
+            match self.scan(ctx, g, c, nodes, tuple, k + 1) {
+                Step::Conflict => return Step::Conflict,
+                Step::Changed => out = Step::Changed,
+                Step::Nothing => {}
+            }
+        }
+        out
+    }
+
+    fn propagate(&self, ctx: &Ctx, g: &mut Graph, c: &Clause, env: &[usize]) -> Step {
+        let v = ctx.v;
+        let mut open: Option<usize> = None;
+        for (k, (pos, atom)) in c.lits.iter().enumerate() {
+            let val = value(ctx, g, atom, env);
+            let lit = if *pos { val } else { val.not() };
+            match lit {
+                T => return Step::Nothing,
+                H if open.is_some() => return Step::Nothing,
+                H => open = Some(k),
+                _ => {}
+            }
+        }
+        let Some(k) = open else { return Step::Conflict };
+        let (pos, atom) = &c.lits[k];
+        let want = Kleene::from_bool(*pos);
+        match atom {
+            // A repeated variable on a summary node names only the tuples that repeat an
+            // individual; the stored value also stands for the others, so it stays.
+            Atom::Stored(_, args) if repeats_on_summary(g, args, env) => Step::Nothing,
+            Atom::Stored(p, args) => {
+                let a: Vec<usize> = args.iter().map(|x| env[*x]).collect();
+                g.set(v, *p, &a, want);
+                Step::Changed
+            }
+            Atom::Eq(a, b) if *pos && env[*a] == env[*b] => {
+                g.sm[env[*a]] = F;
+                Step::Changed
+            }
+            _ => Step::Nothing,
+        }
+    }
+}
+
+enum Step {
+    Conflict,
+    Changed,
+    Nothing,
+}
+
+/// Whether `args` repeats a variable that `env` maps to a summary node.
+fn repeats_on_summary(g: &Graph, args: &[usize], env: &[usize]) -> bool {
+    args.iter()
+        .enumerate()
+        .any(|(i, x)| args[..i].contains(x) && g.sm[env[*x]] != F)
+}
+
+/// What atoms are evaluated with: the vocabulary and, for formula atoms, the round's
+/// snapshot with one lazily built evaluator per instance.
+struct Ctx<'a> {
+    v: &'a Vocab,
+    snap: Option<&'a Graph>,
+    evals: &'a [OnceCell<Eval<'a>>],
+}
+
+/// The highest variable an atom reads (a formula atom: the clause's last).
+fn last_var(atom: &Atom, vars: usize) -> usize {
+    match atom {
+        Atom::Stored(_, args) => args.iter().copied().max().unwrap_or(0),
+        Atom::Eq(a, b) => (*a).max(*b),
+        Atom::Formula(..) => vars.saturating_sub(1),
+    }
+}
+
+/// The value of an atom under an assignment of nodes to variables.
+fn value(ctx: &Ctx, g: &Graph, atom: &Atom, env: &[usize]) -> Kleene {
+    let v = ctx.v;
+    match atom {
+        Atom::Stored(p, args) => {
+            let mut a = [0usize; 2];
+            for (i, x) in args.iter().enumerate() {
+                a[i] = env[*x];
+                if !node_fits(v, g, *p, a[i]) {
+                    return F;
+                }
+            }
+            g.get(v, *p, &a[..args.len()])
+        }
+        Atom::Eq(a, b) => {
+            if env[*a] != env[*b] {
+                F
+            } else {
+                g.sm[env[*a]].not()
+            }
+        }
+        Atom::Formula(i, f) => {
+            // (Formula atoms exist only when there is a snapshot; 1/2 is the safe answer.)
+            let Some(snap) = ctx.snap else { return H };
+            let ev = ctx.evals[*i].get_or_init(|| Eval::new(v, snap, &v.instr[*i], None));
+            let mut e = env.to_vec();
+            let slots = v.decl(v.instr[*i].pred).slots;
+            if e.len() < slots {
+                e.resize(slots, 0);
+            }
+            ev.formula(f, &v.instr[*i].roles, &mut e)
+        }
+    }
+}
+
+/// Whether node `u` has the struct type predicate `p` is about.
+fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
+    let s = match &v.preds[p].kind {
+        PredKind::PointsTo(x) => v.vars[*x].strukt,
+        PredKind::Undef(f) | PredKind::Field(f) => v.fields[*f].strukt,
+        PredKind::Instr(i) => v.instr[*i].strukt,
+    };
+    g.ty[u] == s
+}
+
+/// The tracked field `f` if `inst` is `exists u. x(u) && f*(u, v)` for a single field.
+fn single_field_reach(v: &Vocab, inst: &Instr) -> Option<usize> {
+    let Formula::Exists(u, body) = &v.decl(inst.pred).body else {
+        return None;
+    };
+    let Formula::And(a, b) = &**body else {
+        return None;
+    };
+    let field = |x: &Formula, r: &Formula| match (x, r) {
+        (
+            Formula::Pointer(w),
+            Formula::Closure {
+                rel: Rel::Field(f),
+                from,
+                to: 0,
+                ..
+            },
+        ) if w == u && from == u => inst.roles.get(*f).copied(),
+        _ => None,
+    };
+    field(a, b).or_else(|| field(b, a))
+}
+
+/// A relation with its roles resolved to tracked fields, comparable across declarations.
+#[derive(PartialEq)]
+enum BoundRel {
+    Field(usize),
+    Pred(shapecheck_dsl::ir::PredId, Vec<usize>),
+}
+
+fn bind_rel(inst: &Instr, rel: &Rel) -> Option<BoundRel> {
+    let role = |r: &usize| inst.roles.get(*r).copied();
+    Some(match rel {
+        Rel::Field(r) => BoundRel::Field(role(r)?),
+        Rel::Pred(p, rs) => BoundRel::Pred(*p, rs.iter().map(role).collect::<Option<_>>()?),
+    })
+}
+
+/// The stored predicate (vocabulary id) defined as the reflexive-transitive closure of the
+/// same relation as `rel` in `inst`, if the vocabulary has one.
+fn reflexive_companion(v: &Vocab, inst: &Instr, rel: &Rel) -> Option<usize> {
+    let want = bind_rel(inst, rel)?;
+    v.instr.iter().find_map(|j| {
+        if j.strukt != inst.strukt || j.pointer.is_some() {
+            return None;
+        }
+        match &v.decl(j.pred).body {
+            Formula::Closure {
+                rel: r,
+                reflexive: true,
+                from: 0,
+                to: 1,
+            } if bind_rel(j, r).as_ref() == Some(&want) => Some(j.id),
+            _ => None,
+        }
+    })
+}
+
+/// If `body` is `psi(u) && R*(u, target)` (in either order) with `u` the bound variable,
+/// the relation `R`.
+fn closure_into(body: &Formula, u: usize, target: usize) -> Option<Rel> {
+    let is = |f: &Formula| match f {
+        Formula::Closure { rel, from, to, .. } if *from == u && *to == target => Some(rel.clone()),
+        _ => None,
+    };
+    match body {
+        Formula::And(a, b) => is(b).or_else(|| is(a)),
+        other => is(other),
+    }
+}

@@ -1,0 +1,374 @@
+//! Shape graphs: TVLA's three-valued logical structures (seed 000 §2.3).
+//!
+//! Consumes a [`Vocab`]; a [`Graph`] is a set of individuals (heap nodes, each of one struct
+//! type, possibly summary nodes) with a Kleene value for every unary and binary predicate of
+//! the vocabulary, plus a per-pointer flag saying whether the pointer holds an invalid value
+//! (uninitialised, dangling, or untracked garbage). Provides canonical abstraction ([`blur`]:
+//! nodes that agree on all unary abstraction predicates are merged, values joined), removal of
+//! nodes no tracked pointer can reach, the embedding order used for coverage, and text/DOT
+//! renderings for certificates.
+
+use super::vocab::{PredKind, Vocab};
+use crate::program::ir::StructId;
+use shapecheck_dsl::eval::Kleene;
+use std::fmt::Write;
+
+pub use Kleene::{False as F, Half as H, True as T};
+
+/// Join in the information order: equal values stay, different ones become 1/2.
+pub fn join(a: Kleene, b: Kleene) -> Kleene {
+    if a == b { a } else { H }
+}
+
+/// `a ⊑ b` in the information order.
+pub fn below(a: Kleene, b: Kleene) -> bool {
+    a == b || b == H
+}
+
+/// A three-valued structure.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Graph {
+    /// Number of nodes.
+    pub n: usize,
+    /// Struct type of each node.
+    pub ty: Vec<StructId>,
+    /// `sm`: False for a single cell, Half for a summary node.
+    pub sm: Vec<Kleene>,
+    /// Unary predicate values, `[slot][node]`.
+    pub un: Vec<Vec<Kleene>>,
+    /// Binary predicate values, `[slot][from * n + to]`.
+    pub bin: Vec<Vec<Kleene>>,
+    /// Per tracked pointer: whether it holds an invalid value.
+    pub invalid: Vec<Kleene>,
+    /// Integer variables known to hold a constant (copied constants only, no arithmetic:
+    /// enough for allocation sizes passed to wrappers), sorted.
+    pub consts: Vec<(crate::program::ir::VarId, i64)>,
+}
+
+impl Graph {
+    /// The empty structure: no nodes, every tracked pointer NULL.
+    pub fn empty(v: &Vocab) -> Graph {
+        Graph {
+            n: 0,
+            ty: vec![],
+            sm: vec![],
+            un: vec![vec![]; v.unary],
+            bin: vec![vec![]; v.binary],
+            invalid: vec![F; v.vars.len()],
+            consts: vec![],
+        }
+    }
+
+    /// The constant integer variable `x` holds, if known.
+    pub fn constant(&self, x: crate::program::ir::VarId) -> Option<i64> {
+        self.consts
+            .binary_search_by_key(&x, |c| c.0)
+            .ok()
+            .map(|i| self.consts[i].1)
+    }
+
+    /// Records (or forgets, with `None`) the constant of integer variable `x`.
+    pub fn set_constant(&mut self, x: crate::program::ir::VarId, c: Option<i64>) {
+        match (self.consts.binary_search_by_key(&x, |c| c.0), c) {
+            (Ok(i), Some(c)) => self.consts[i].1 = c,
+            (Ok(i), None) => {
+                self.consts.remove(i);
+            }
+            (Err(i), Some(c)) => self.consts.insert(i, (x, c)),
+            (Err(_), None) => {}
+        }
+    }
+
+    /// The value of predicate `p` (a vocabulary id) on `args`.
+    pub fn get(&self, v: &Vocab, p: usize, args: &[usize]) -> Kleene {
+        let info = &v.preds[p];
+        if info.arity == 1 {
+            self.un[info.slot][args[0]]
+        } else {
+            self.bin[info.slot][args[0] * self.n + args[1]]
+        }
+    }
+
+    /// Sets predicate `p` on `args`.
+    pub fn set(&mut self, v: &Vocab, p: usize, args: &[usize], k: Kleene) {
+        let info = &v.preds[p];
+        if info.arity == 1 {
+            self.un[info.slot][args[0]] = k;
+        } else {
+            let n = self.n;
+            self.bin[info.slot][args[0] * n + args[1]] = k;
+        }
+    }
+
+    /// Adds a node of type `s` with every predicate false; returns it.
+    pub fn add_node(&mut self, s: StructId) -> usize {
+        let (old, n) = (self.n, self.n + 1);
+        for t in &mut self.bin {
+            let mut nt = vec![F; n * n];
+            for a in 0..old {
+                for b in 0..old {
+                    nt[a * n + b] = t[a * old + b];
+                }
+            }
+            *t = nt;
+        }
+        for u in &mut self.un {
+            u.push(F);
+        }
+        self.ty.push(s);
+        self.sm.push(F);
+        self.n = n;
+        old
+    }
+
+    /// Adds a copy of node `u` (same values towards every other node and itself); returns it.
+    pub fn duplicate(&mut self, u: usize) -> usize {
+        let c = self.add_node(self.ty[u]);
+        let n = self.n;
+        for t in &mut self.bin {
+            for w in 0..n {
+                let w0 = if w == c { u } else { w };
+                t[c * n + w] = t[u * n + w0];
+                t[w * n + c] = t[w0 * n + u];
+            }
+        }
+        for t in &mut self.un {
+            t[c] = t[u];
+        }
+        self.sm[c] = self.sm[u];
+        c
+    }
+
+    /// Keeps only the nodes for which `keep` holds (renumbered in order).
+    pub fn retain(&mut self, keep: &[bool]) {
+        let idx: Vec<usize> = (0..self.n).filter(|i| keep[*i]).collect();
+        let (old, n) = (self.n, idx.len());
+        for t in &mut self.bin {
+            let mut nt = vec![F; n * n];
+            for (i, &a) in idx.iter().enumerate() {
+                for (j, &b) in idx.iter().enumerate() {
+                    nt[i * n + j] = t[a * old + b];
+                }
+            }
+            *t = nt;
+        }
+        for t in &mut self.un {
+            *t = idx.iter().map(|i| t[*i]).collect();
+        }
+        self.ty = idx.iter().map(|i| self.ty[*i]).collect();
+        self.sm = idx.iter().map(|i| self.sm[*i]).collect();
+        self.n = n;
+    }
+
+    /// The nodes some tracked pointer can reach through tracked fields (possibly): no
+    /// operation can access the others again.
+    pub fn live_nodes(&self, v: &Vocab) -> Vec<bool> {
+        let mut seen = vec![false; self.n];
+        let mut stack: Vec<usize> = (0..self.n)
+            .filter(|u| (0..v.vars.len()).any(|x| self.get(v, v.pt(x), &[*u]) != F))
+            .collect();
+        while let Some(u) = stack.pop() {
+            if std::mem::replace(&mut seen[u], true) {
+                continue;
+            }
+            for f in 0..v.fields.len() {
+                let p = v.field_pred(f);
+                stack.extend((0..self.n).filter(|w| !seen[*w] && self.get(v, p, &[u, *w]) != F));
+            }
+        }
+        seen
+    }
+
+    /// A copy in which node `u` has no core predicate: no pointer or field points to it and
+    /// its fields point nowhere (what the rest of the heap sees once `u` is gone).
+    pub fn disconnected(&self, v: &Vocab, u: usize) -> Graph {
+        let mut g = self.clone();
+        for (id, p) in v.preds.iter().enumerate() {
+            if matches!(p.kind, PredKind::Instr(_)) {
+                continue;
+            }
+            if p.arity == 1 {
+                g.set(v, id, &[u], F);
+            } else {
+                for w in 0..self.n {
+                    g.set(v, id, &[u, w], F);
+                    g.set(v, id, &[w, u], F);
+                }
+            }
+        }
+        g
+    }
+
+    /// The canonical name of a node: its type and its abstraction predicates' values.
+    fn canonical_name(&self, v: &Vocab, u: usize) -> (StructId, Vec<Kleene>) {
+        let abs = v
+            .preds
+            .iter()
+            .filter(|p| p.abstraction)
+            .map(|p| self.un[p.slot][u])
+            .collect();
+        (self.ty[u], abs)
+    }
+
+    /// Canonical abstraction: merges nodes with equal canonical names (joining values, the
+    /// merged node a summary node) and orders nodes by name, so that equal abstract states
+    /// are equal structures.
+    pub fn blur(&self, v: &Vocab) -> Graph {
+        let names: Vec<_> = (0..self.n).map(|u| self.canonical_name(v, u)).collect();
+        let mut distinct = names.clone();
+        distinct.sort();
+        distinct.dedup();
+        let class: Vec<usize> = names
+            .iter()
+            .map(|nm| distinct.binary_search(nm).unwrap_or(0))
+            .collect();
+        let m = distinct.len();
+        let mut g = Graph {
+            n: m,
+            ty: distinct.iter().map(|d| d.0).collect(),
+            sm: vec![F; m],
+            un: vec![vec![F; m]; self.un.len()],
+            bin: vec![vec![F; m * m]; self.bin.len()],
+            invalid: self.invalid.clone(),
+            consts: self.consts.clone(),
+        };
+        let mut first = vec![true; m];
+        let mut count = vec![0usize; m];
+        for u in 0..self.n {
+            let c = class[u];
+            count[c] += 1;
+            g.sm[c] = if count[c] > 1 { H } else { self.sm[u] };
+            for (s, t) in self.un.iter().enumerate() {
+                g.un[s][c] = if first[c] {
+                    t[u]
+                } else {
+                    join(g.un[s][c], t[u])
+                };
+            }
+            first[c] = false;
+        }
+        let mut seen = vec![false; m * m];
+        for a in 0..self.n {
+            for b in 0..self.n {
+                let (ca, cb) = (class[a], class[b]);
+                let k = ca * m + cb;
+                for (s, t) in self.bin.iter().enumerate() {
+                    let val = t[a * self.n + b];
+                    g.bin[s][k] = if seen[k] { join(g.bin[s][k], val) } else { val };
+                }
+                seen[k] = true;
+            }
+        }
+        g
+    }
+
+    /// `self ⊑ other`: the identity on canonical names embeds `self` into `other` (both
+    /// blurred; same nodes, every value of `self` below the one of `other`).
+    pub fn embeds_into(&self, other: &Graph) -> bool {
+        self.n == other.n
+            && self.ty == other.ty
+            && below_all(&self.invalid, &other.invalid)
+            && other.consts.iter().all(|c| self.consts.contains(c))
+            && below_all(&self.sm, &other.sm)
+            && self.un.iter().zip(&other.un).all(|(a, b)| below_all(a, b))
+            && self
+                .bin
+                .iter()
+                .zip(&other.bin)
+                .all(|(a, b)| below_all(a, b))
+    }
+
+    /// A text rendering: one line per node with its unary predicates, one per edge.
+    pub fn text(&self, v: &Vocab) -> String {
+        let mut s = String::new();
+        for (x, tv) in v.vars.iter().enumerate() {
+            if self.invalid[x] != F {
+                let _ = writeln!(s, "  {} {} invalid", tv.name, kleene(self.invalid[x]));
+            }
+        }
+        for u in 0..self.n {
+            let sm = if self.sm[u] == F { "" } else { " (summary)" };
+            let preds: Vec<String> = v
+                .preds
+                .iter()
+                .filter(|p| p.arity == 1 && self.un[p.slot][u] != F)
+                .map(|p| format!("{}={}", p.name, kleene(self.un[p.slot][u])))
+                .collect();
+            let _ = writeln!(s, "  n{u}{sm}: {}", preds.join(" "));
+        }
+        for p in v.preds.iter().filter(|p| p.arity == 2) {
+            for a in 0..self.n {
+                for b in 0..self.n {
+                    let k = self.bin[p.slot][a * self.n + b];
+                    if k != F {
+                        let _ = writeln!(s, "  n{a} -{}-> n{b} {}", p.name, kleene(k));
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// A DOT rendering (summary nodes double circles, 1/2 edges dashed).
+    pub fn dot(&self, v: &Vocab, name: &str) -> String {
+        let mut s = format!("subgraph \"cluster_{name}\" {{\n  label=\"{name}\";\n");
+        for u in 0..self.n {
+            let shape = if self.sm[u] == F {
+                "circle"
+            } else {
+                "doublecircle"
+            };
+            let preds: Vec<String> = v
+                .preds
+                .iter()
+                .filter(|p| p.arity == 1 && self.un[p.slot][u] != F)
+                .map(|p| {
+                    format!(
+                        "{}{}",
+                        p.name,
+                        if self.un[p.slot][u] == H { "?" } else { "" }
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                "  \"{name}_n{u}\" [shape={shape}, label=\"n{u}\\n{}\"];",
+                preds.join("\\n").replace('"', "'")
+            );
+        }
+        for p in v
+            .preds
+            .iter()
+            .filter(|p| matches!(p.kind, PredKind::Field(_)))
+        {
+            for a in 0..self.n {
+                for b in 0..self.n {
+                    let k = self.bin[p.slot][a * self.n + b];
+                    if k != F {
+                        let style = if k == H { "dashed" } else { "solid" };
+                        let _ = writeln!(
+                            s,
+                            "  \"{name}_n{a}\" -> \"{name}_n{b}\" [label=\"{}\", style={style}];",
+                            p.name
+                        );
+                    }
+                }
+            }
+        }
+        s.push_str("}\n");
+        s
+    }
+}
+
+fn below_all(a: &[Kleene], b: &[Kleene]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| below(*x, *y))
+}
+
+/// `0`, `1/2`, `1`.
+pub fn kleene(k: Kleene) -> &'static str {
+    match k {
+        F => "0",
+        H => "1/2",
+        T => "1",
+    }
+}

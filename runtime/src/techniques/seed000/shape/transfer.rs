@@ -1,0 +1,837 @@
+//! The abstract semantics of IR operations on shape graphs: focus, update, differencing of
+//! instrumentation predicates, coerce.
+//!
+//! Consumes a [`Graph`] and an operation (an assignment, an assumption, an allocation, a
+//! `free`, parameter passing, a return); produces the successor graphs (before blur) or an
+//! abstract error: a dereference, `free` or comparison the abstraction cannot prove valid.
+//! Evaluating an expression focuses the graph: a pointer whose target is not definite is split
+//! into one structure per possible target (NULL, a single node, a cell materialised out of a
+//! summary node), each then coerced. Integers are not tracked: integer values are unknown and
+//! conditions on them take both branches. Pointers of untracked variables or fields, and
+//! invalid pointers, evaluate to [`PVal::Unknown`], whose dereference is an abstract error.
+//!
+//! Updates change core predicates on definite tuples; an instrumentation predicate is then
+//! re-evaluated from its defining formula exactly on the tuples whose evaluation reads a
+//! changed tuple, and keeps its stored value elsewhere (finite differencing in its simplest,
+//! generic form: sound for every formula, precise for local ones such as cancellation).
+
+use super::coerce::Constraints;
+use super::delta::ClosureDelta;
+use super::formula::{Changes, Eval, tuples};
+use super::graph::{F, Graph, H, T};
+use super::vocab::{PredKind, Vocab};
+use crate::engine::feasibility::PathEnd;
+use crate::program::ir::*;
+use shapecheck_dsl::eval::Kleene;
+
+/// The value of a pointer expression in one focused structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PVal {
+    /// NULL.
+    Null,
+    /// A single-cell node.
+    Node(usize),
+    /// Anything: untracked, uninitialised, dangling.
+    Unknown,
+}
+
+/// An abstract error: an operation the abstraction cannot prove safe.
+#[derive(Clone, Debug)]
+pub struct AbsError {
+    /// How the path ends, for the feasibility check.
+    pub end: PathEnd,
+    /// What the abstraction could not prove.
+    pub message: String,
+    /// Not an error but an operation the analysis does not support (the exploration is
+    /// incomplete, no path to check).
+    pub unsupported: bool,
+}
+
+/// A result of evaluation: a focused graph with a value, or an abstract error.
+pub type Res<X> = Result<(Graph, X), AbsError>;
+
+/// The transfer functions of one vocabulary.
+pub struct Transfer<'a> {
+    /// The program.
+    pub prog: &'a Program,
+    /// The vocabulary.
+    pub v: &'a Vocab,
+    /// Its constraints.
+    pub cons: &'a Constraints,
+    /// Whether valid-memtrack is checked: an allocation the graph cannot represent is then
+    /// an abstract error (its memory could be lost unseen).
+    pub memtrack: bool,
+}
+
+impl<'a> Transfer<'a> {
+    fn analysed_ptr(&self, ty: &Type) -> Option<StructId> {
+        match ty.pointee()? {
+            Type::Struct(s) if self.v.analysed(*s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    fn deref_error(&self, e: &Expr, line: u32, what: &str) -> AbsError {
+        AbsError {
+            end: PathEnd::InvalidDeref(vec![e.clone()]),
+            message: format!("line {line}: cannot prove that {what} is a valid pointer"),
+            unsupported: false,
+        }
+    }
+
+    // ----- focus -----
+
+    /// The possible targets of tracked pointer `x`.
+    fn focus_var(&self, g: Graph, x: usize) -> Vec<(Graph, PVal)> {
+        let mut out = vec![];
+        if g.invalid[x] != F {
+            out.push((g.clone(), PVal::Unknown));
+            if g.invalid[x] == T {
+                return out;
+            }
+        }
+        let mut g = g;
+        g.invalid[x] = F;
+        let p = self.v.pt(x);
+        out.extend(self.focus_unary(g, p));
+        out
+    }
+
+    /// Splits on which single node (or none) satisfies the unique unary predicate `p`.
+    fn focus_unary(&self, g: Graph, p: usize) -> Vec<(Graph, PVal)> {
+        let cands: Vec<usize> = (0..g.n).filter(|u| g.get(self.v, p, &[*u]) != F).collect();
+        if let [u] = cands[..]
+            && g.get(self.v, p, &[u]) == T
+            && g.sm[u] == F
+        {
+            return vec![(g, PVal::Node(u))];
+        }
+        let mut out = vec![];
+        if cands.iter().all(|u| g.get(self.v, p, &[*u]) != T) {
+            let mut g0 = g.clone();
+            for &u in &cands {
+                g0.set(self.v, p, &[u], F);
+            }
+            out.extend(self.coerce(g0).map(|g| (g, PVal::Null)));
+        }
+        for &u in &cands {
+            for (mut g1, c) in self.materialize(&g, u) {
+                for w in 0..g1.n {
+                    g1.set(self.v, p, &[w], Kleene::from_bool(w == c));
+                }
+                if let Some(g1) = self.coerce(g1) {
+                    out.push((g1, PVal::Node(c)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The ways node `u` can provide a single cell: `u` itself if it is one (or a summary node
+    /// of exactly one cell), or a new cell split off a summary node.
+    fn materialize(&self, g: &Graph, u: usize) -> Vec<(Graph, usize)> {
+        let mut g1 = g.clone();
+        g1.sm[u] = F;
+        if g.sm[u] == F {
+            return vec![(g1, u)];
+        }
+        let mut g2 = g.clone();
+        let c = g2.duplicate(u);
+        g2.sm[c] = F;
+        vec![(g1, u), (g2, c)]
+    }
+
+    /// The possible targets of field `f` of single-cell node `a`.
+    fn focus_field(&self, g: Graph, a: usize, f: usize) -> Vec<(Graph, PVal)> {
+        let mut out = vec![];
+        let und = g.get(self.v, self.v.undef(f), &[a]);
+        if und != F {
+            out.push((g.clone(), PVal::Unknown));
+            if und == T {
+                return out;
+            }
+        }
+        let mut g = g;
+        g.set(self.v, self.v.undef(f), &[a], F);
+        let Some(g) = self.coerce(g) else { return out };
+        let p = self.v.field_pred(f);
+        let cands: Vec<usize> = (0..g.n)
+            .filter(|w| g.get(self.v, p, &[a, *w]) != F)
+            .collect();
+        if let [w] = cands[..]
+            && g.get(self.v, p, &[a, w]) == T
+            && g.sm[w] == F
+        {
+            out.push((g, PVal::Node(w)));
+            return out;
+        }
+        if cands.iter().all(|w| g.get(self.v, p, &[a, *w]) != T) {
+            let mut g0 = g.clone();
+            for &w in &cands {
+                g0.set(self.v, p, &[a, w], F);
+            }
+            out.extend(self.coerce(g0).map(|g| (g, PVal::Null)));
+        }
+        for &w in &cands {
+            for (mut g1, c) in self.materialize(&g, w) {
+                for t in 0..g1.n {
+                    g1.set(self.v, p, &[a, t], Kleene::from_bool(t == c));
+                }
+                if let Some(g1) = self.coerce(g1) {
+                    out.push((g1, PVal::Node(c)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Coerce.
+    pub fn coerce(&self, g: Graph) -> Option<Graph> {
+        self.cons.apply(self.v, g)
+    }
+
+    // ----- expressions -----
+
+    /// Evaluates a pointer-typed expression.
+    pub fn eval_ptr(&self, g: Graph, e: &Expr, line: u32) -> Vec<Res<PVal>> {
+        match &e.kind {
+            ExprKind::Const(0) => vec![Ok((g, PVal::Null))],
+            ExprKind::Cast(inner) if inner.ty.is_scalar() => {
+                if inner.ty.as_int().is_some() {
+                    return self
+                        .check(g, inner, line)
+                        .into_iter()
+                        .map(|r| {
+                            r.map(|(g, ())| {
+                                (
+                                    g,
+                                    if is_zero(inner) {
+                                        PVal::Null
+                                    } else {
+                                        PVal::Unknown
+                                    },
+                                )
+                            })
+                        })
+                        .collect();
+                }
+                self.eval_ptr(g, inner, line)
+            }
+            ExprKind::Var(x) => match self.v.var(*x) {
+                Some(i) => self.focus_var(g, i).into_iter().map(Ok).collect(),
+                None => vec![Ok((g, PVal::Unknown))],
+            },
+            ExprKind::Field(base, _, name) => {
+                let ExprKind::Deref(p) = &base.kind else {
+                    return self.unknown_after_check(g, e, line);
+                };
+                let fi = self.analysed_ptr(&p.ty).and_then(|s| self.v.field(s, name));
+                let mut out = vec![];
+                for r in self.eval_ptr(g, p, line) {
+                    match r {
+                        Err(err) => out.push(Err(err)),
+                        Ok((g, PVal::Node(a))) => match fi {
+                            Some(f) if g.ty[a] == self.v.fields[f].strukt => {
+                                out.extend(self.focus_field(g, a, f).into_iter().map(Ok))
+                            }
+                            Some(_) => out.push(Err(self.deref_error(
+                                p,
+                                line,
+                                "a pointer cast to another struct",
+                            ))),
+                            None => out.push(Ok((g, PVal::Unknown))),
+                        },
+                        Ok(_) => {
+                            out.push(Err(self.deref_error(p, line, "the dereferenced pointer")))
+                        }
+                    }
+                }
+                out
+            }
+            _ => self.unknown_after_check(g, e, line),
+        }
+    }
+
+    fn unknown_after_check(&self, g: Graph, e: &Expr, line: u32) -> Vec<Res<PVal>> {
+        self.check(g, e, line)
+            .into_iter()
+            .map(|r| r.map(|(g, ())| (g, PVal::Unknown)))
+            .collect()
+    }
+
+    /// Evaluates the dereferences inside an expression whose value is not tracked, so that
+    /// invalid ones are found.
+    pub fn check(&self, g: Graph, e: &Expr, line: u32) -> Vec<Res<()>> {
+        let subs: Vec<&Expr> = match &e.kind {
+            ExprKind::Field(base, _, _) => match &base.kind {
+                ExprKind::Deref(p) => {
+                    return self.deref_ok(g, p, line);
+                }
+                _ => vec![base],
+            },
+            ExprKind::Deref(p) => return self.deref_ok(g, p, line),
+            ExprKind::AddrOf(a) => match &a.kind {
+                ExprKind::Field(base, _, _) => match &base.kind {
+                    ExprKind::Deref(p) => return self.deref_ok(g, p, line),
+                    _ => vec![],
+                },
+                _ => vec![],
+            },
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::BitField(a, _) => vec![a],
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Cmp(_, a, b)
+            | ExprKind::PtrAdd(a, b, _)
+            | ExprKind::PtrDiff(a, b, _) => vec![a, b],
+            _ => vec![],
+        };
+        let mut cur: Vec<Res<()>> = vec![Ok((g, ()))];
+        for s in subs {
+            cur = cur
+                .into_iter()
+                .flat_map(|r| match r {
+                    Ok((g, ())) => self.check(g, s, line),
+                    Err(e) => vec![Err(e)],
+                })
+                .collect();
+        }
+        cur
+    }
+
+    /// The dereference of `p` is valid: `p` evaluates to a single node of the analysed heap.
+    /// Anything else (NULL, an untracked or invalid pointer, a pointer outside the analysed
+    /// types) is an abstract error: the shape analysis never vouches for it.
+    fn deref_ok(&self, g: Graph, p: &Expr, line: u32) -> Vec<Res<()>> {
+        self.eval_ptr(g, p, line)
+            .into_iter()
+            .map(|r| match r {
+                Ok((g, PVal::Node(_))) => Ok((g, ())),
+                Ok(_) => Err(self.deref_error(p, line, "the dereferenced pointer")),
+                Err(e) => Err(e),
+            })
+            .collect()
+    }
+
+    /// Evaluates a condition to a Kleene value per focused structure.
+    pub fn eval_cond(&self, g: Graph, e: &Expr, line: u32) -> Vec<Res<Kleene>> {
+        match &e.kind {
+            ExprKind::Unary(UnOp::Not, a) => self
+                .eval_cond(g, a, line)
+                .into_iter()
+                .map(|r| r.map(|(g, k)| (g, k.not())))
+                .collect(),
+            ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b)
+                if a.ty.pointee().is_some() || b.ty.pointee().is_some() =>
+            {
+                let mut out = vec![];
+                for ra in self.eval_ptr(g, a, line) {
+                    let (g, va) = match ra {
+                        Ok(x) => x,
+                        Err(e) => {
+                            out.push(Err(e));
+                            continue;
+                        }
+                    };
+                    for rb in self.eval_ptr(g, b, line) {
+                        out.push(rb.map(|(g, vb)| {
+                            let eq = ptr_eq(va, vb);
+                            (g, if *op == CmpOp::Eq { eq } else { eq.not() })
+                        }));
+                    }
+                }
+                out
+            }
+            _ if e.ty.pointee().is_some() => self
+                .eval_ptr(g, e, line)
+                .into_iter()
+                .map(|r| r.map(|(g, v)| (g, ptr_eq(v, PVal::Null).not())))
+                .collect(),
+            _ => self
+                .check(g, e, line)
+                .into_iter()
+                .map(|r| r.map(|(g, ())| (g, H)))
+                .collect(),
+        }
+    }
+
+    // ----- updates -----
+
+    /// Re-evaluates the instrumentation predicates of `new` (whose core predicates differ
+    /// from `old`'s on the same nodes) where their formulas read a changed tuple.
+    pub fn difference(&self, old: &Graph, mut new: Graph) -> Graph {
+        let n = new.n;
+        let mut ch = Changes::none(self.v, n);
+        for (id, p) in self.v.preds.iter().enumerate() {
+            if matches!(p.kind, PredKind::Instr(_)) {
+                continue;
+            }
+            for t in tuples(&(0..n).collect::<Vec<_>>(), p.arity) {
+                if old.get(self.v, id, &t) != new.get(self.v, id, &t) {
+                    ch.mark(self.v, n, id, &t);
+                }
+            }
+        }
+        for (i, inst) in self.v.instr.iter().enumerate() {
+            // An instance that reads no changed predicate keeps its values.
+            if let Some(reads) = &self.v.reads[i]
+                && !reads.iter().any(|p| ch.any(self.v, *p))
+            {
+                continue;
+            }
+            let decl = self.v.decl(inst.pred);
+            let mut updates = vec![];
+            {
+                let delta = ClosureDelta::new(self.v, inst, old, &new);
+                if delta.as_ref().is_some_and(|d| d.unchanged()) {
+                    continue;
+                }
+                let ev = Eval::new(self.v, &new, inst, Some(&ch));
+                for t in tuples(&ev.nodes, decl.arity) {
+                    ev.read_changed.set(false);
+                    let mut val = ev.instance(&t);
+                    if ev.read_changed.get() {
+                        if let Some(d) = &delta {
+                            val = d.sharpen(self.v, inst, (old, &new), &t, val);
+                        }
+                        updates.push((t, val));
+                    }
+                }
+            }
+            for (t, val) in updates {
+                if new.get(self.v, inst.id, &t) != val {
+                    new.set(self.v, inst.id, &t, val);
+                    ch.mark(self.v, n, inst.id, &t);
+                }
+            }
+        }
+        new
+    }
+
+    /// Assigns a pointer value to tracked variable `x`.
+    fn set_var(&self, g: &mut Graph, x: usize, val: PVal) {
+        let p = self.v.pt(x);
+        for u in 0..g.n {
+            let k = match val {
+                PVal::Node(w) => Kleene::from_bool(u == w),
+                PVal::Null => F,
+                PVal::Unknown => {
+                    if g.ty[u] == self.v.vars[x].strukt {
+                        H
+                    } else {
+                        F
+                    }
+                }
+            };
+            g.set(self.v, p, &[u], k);
+        }
+        g.invalid[x] = if val == PVal::Unknown { H } else { F };
+    }
+
+    /// Stores a pointer value into field `f` of node `a`.
+    fn set_field(&self, g: &mut Graph, a: usize, f: usize, val: PVal) {
+        let p = self.v.field_pred(f);
+        let s = self.v.fields[f].strukt;
+        for u in 0..g.n {
+            let k = match val {
+                PVal::Node(w) => Kleene::from_bool(u == w),
+                PVal::Null => F,
+                PVal::Unknown => {
+                    if g.ty[u] == s {
+                        H
+                    } else {
+                        F
+                    }
+                }
+            };
+            g.set(self.v, p, &[a, u], k);
+        }
+        let und = if val == PVal::Unknown { H } else { F };
+        g.set(self.v, self.v.undef(f), &[a], und);
+    }
+
+    /// Finishes an update: differencing, then coerce.
+    fn commit(&self, old: &Graph, new: Graph) -> Option<Graph> {
+        let g = self.difference(old, new);
+        self.coerce(g)
+    }
+
+    /// `lhs = rhs`.
+    pub fn assign(
+        &self,
+        g: Graph,
+        lhs: &Expr,
+        rhs: &Expr,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
+        if lhs.ty.pointee().is_none() {
+            // An integer (or aggregate) store: only its dereferences matter, and copied
+            // constants.
+            let mut g = g;
+            if let ExprKind::Var(x) = &lhs.kind {
+                let c = const_value(&g, rhs);
+                g.set_constant(*x, c);
+            }
+            let mut out = vec![];
+            for r in self.check(g, rhs, line) {
+                match r {
+                    Ok((g, ())) => out.extend(
+                        self.check(g, lhs, line)
+                            .into_iter()
+                            .map(|r| r.map(|(g, ())| g)),
+                    ),
+                    Err(e) => out.push(Err(e)),
+                }
+            }
+            return out;
+        }
+        let mut out = vec![];
+        for r in self.eval_ptr(g, rhs, line) {
+            match r {
+                Ok((g, val)) => out.extend(self.store(g, lhs, val, line)),
+                Err(e) => out.push(Err(e)),
+            }
+        }
+        out
+    }
+
+    /// Stores a pointer value into an lvalue.
+    pub fn store(
+        &self,
+        mut g: Graph,
+        lhs: &Expr,
+        val: PVal,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
+        if !self.retype(&mut g, val, &lhs.ty) {
+            return vec![Err(self.deref_error(
+                lhs,
+                line,
+                "a block smaller than its struct",
+            ))];
+        }
+        match &lhs.kind {
+            ExprKind::Var(x) => match self.v.var(*x) {
+                Some(i) => {
+                    let mut g2 = g.clone();
+                    self.set_var(&mut g2, i, val);
+                    self.commit(&g, g2).into_iter().map(Ok).collect()
+                }
+                None => vec![Ok(g)],
+            },
+            ExprKind::Field(base, _, name) => {
+                let ExprKind::Deref(p) = &base.kind else {
+                    return self
+                        .check(g, lhs, line)
+                        .into_iter()
+                        .map(|r| r.map(|(g, ())| g))
+                        .collect();
+                };
+                let fi = self.analysed_ptr(&p.ty).and_then(|s| self.v.field(s, name));
+                let mut out = vec![];
+                for r in self.eval_ptr(g, p, line) {
+                    match r {
+                        Ok((g, PVal::Node(a))) => match fi {
+                            Some(f) if g.ty[a] != self.v.fields[f].strukt => out.push(Err(
+                                self.deref_error(p, line, "a pointer cast to another struct")
+                            )),
+                            Some(f) => {
+                                let mut g2 = g.clone();
+                                self.set_field(&mut g2, a, f, val);
+                                out.extend(self.commit(&g, g2).map(Ok));
+                            }
+                            None => out.push(Ok(g)),
+                        },
+                        Ok(_) => {
+                            out.push(Err(self.deref_error(p, line, "the dereferenced pointer")))
+                        }
+                        Err(e) => out.push(Err(e)),
+                    }
+                }
+                out
+            }
+            _ => self
+                .check(g, lhs, line)
+                .into_iter()
+                .map(|r| r.map(|(g, ())| g))
+                .collect(),
+        }
+    }
+
+    /// `assume(cond)` or its negation.
+    pub fn assume(
+        &self,
+        g: Graph,
+        cond: &Expr,
+        positive: bool,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
+        let want = Kleene::from_bool(positive);
+        self.eval_cond(g, cond, line)
+            .into_iter()
+            .filter_map(|r| match r {
+                Ok((g, k)) if k == want || k == H => Some(Ok(g)),
+                Ok(_) => None,
+                Err(e) => Some(Err(e)),
+            })
+            .collect()
+    }
+
+    /// `lhs = malloc(...)` / `calloc`: NULL, or a new node of the pointee type. Through a
+    /// `void *` the node is raw (its type encodes its size and whether it is zeroed) until it
+    /// is stored into a pointer to an analysed struct. A block smaller than the struct (or of
+    /// unknown size) is not a node: the value is unknown.
+    pub fn alloc(
+        &self,
+        g: Graph,
+        lhs: Option<&Expr>,
+        zeroed: bool,
+        size: Option<u32>,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
+        let untracked = |what: &str| {
+            vec![Err(AbsError {
+                end: PathEnd::MemoryLost,
+                message: format!(
+                    "line {line}: cannot prove that no memory becomes unreachable (valid-memtrack): {what}"
+                ),
+                unsupported: false,
+            })]
+        };
+        let Some(lhs) = lhs else {
+            return if self.memtrack {
+                untracked("the allocated block is not stored")
+            } else {
+                vec![Ok(g)]
+            };
+        };
+        let s = match (self.analysed_ptr(&lhs.ty), lhs.ty.pointee(), size) {
+            (Some(s), _, Some(n)) if u64::from(n) >= self.prog.size_of(&Type::Struct(s)) => s,
+            (None, Some(Type::Void), Some(n))
+                if n < RAW_SIZE_LIMIT && self.v.vars.iter().any(|x| x.strukt == RAW) =>
+            {
+                raw(n, zeroed)
+            }
+            _ if self.memtrack => {
+                return untracked("the allocated block is not a node of the graph");
+            }
+            _ => return self.store(g, lhs, PVal::Unknown, line),
+        };
+        let mut out = self.store(g.clone(), lhs, PVal::Null, line);
+        let mut g1 = g;
+        let u = g1.add_node(s);
+        self.init_fields(&mut g1, u, s, zeroed);
+        out.extend(self.store(g1, lhs, PVal::Node(u), line));
+        out
+    }
+
+    /// The fields of a new node of type `s`: uninitialised, or NULL when zeroed.
+    fn init_fields(&self, g: &mut Graph, u: usize, s: StructId, zeroed: bool) {
+        for f in 0..self.v.fields.len() {
+            if self.v.fields[f].strukt == s {
+                g.set(self.v, self.v.undef(f), &[u], Kleene::from_bool(!zeroed));
+            }
+        }
+        *g = self.fresh_instr(g.clone(), u);
+    }
+
+    /// A raw node stored into a pointer to struct `s` becomes a node of type `s` (if it is
+    /// large enough; otherwise the store is an abstract error).
+    fn retype(&self, g: &mut Graph, val: PVal, ty: &Type) -> bool {
+        let (PVal::Node(u), Some(s)) = (val, self.analysed_ptr(ty)) else {
+            return true;
+        };
+        let Some((size, zeroed)) = raw_info(g.ty[u]) else {
+            return true;
+        };
+        if u64::from(size) < self.prog.size_of(&Type::Struct(s)) {
+            return false;
+        }
+        g.ty[u] = s;
+        self.init_fields(g, u, s, zeroed);
+        true
+    }
+
+    /// Instrumentation values of the tuples of a new isolated node, from their formulas; the
+    /// other tuples keep their values (the spec's formulas do not depend on isolated nodes).
+    fn fresh_instr(&self, mut g: Graph, u: usize) -> Graph {
+        for inst in &self.v.instr {
+            let decl = self.v.decl(inst.pred);
+            let vals: Vec<(Vec<usize>, Kleene)> = {
+                let ev = Eval::new(self.v, &g, inst, None);
+                tuples(&ev.nodes, decl.arity)
+                    .into_iter()
+                    .filter(|t| t.contains(&u))
+                    .map(|t| {
+                        let k = ev.instance(&t);
+                        (t, k)
+                    })
+                    .collect()
+            };
+            for (t, k) in vals {
+                g.set(self.v, inst.id, &t, k);
+            }
+        }
+        g
+    }
+
+    /// `free(p)`: the node goes away; pointers to it become invalid.
+    pub fn free(&self, g: Graph, arg: &Expr, line: u32) -> Vec<Result<Graph, AbsError>> {
+        let mut out = vec![];
+        for r in self.eval_ptr(g, arg, line) {
+            match r {
+                Ok((g, PVal::Null)) => out.push(Ok(g)),
+                Ok((g, PVal::Node(u))) => match self.release(g, u, line) {
+                    Ok(g) => out.push(Ok(g)),
+                    Err(e) => out.push(Err(e)),
+                },
+                Ok((_, PVal::Unknown)) => out.push(Err(AbsError {
+                    end: PathEnd::InvalidDeref(vec![arg.clone()]),
+                    message: format!("line {line}: cannot prove that the freed pointer is valid"),
+                    unsupported: false,
+                })),
+                Err(e) => out.push(Err(e)),
+            }
+        }
+        out
+    }
+
+    fn release(&self, mut g: Graph, u: usize, line: u32) -> Result<Graph, AbsError> {
+        for f in 0..self.v.fields.len() {
+            if (0..g.n).any(|a| a != u && g.get(self.v, self.v.field_pred(f), &[a, u]) != F) {
+                // An abstract error rather than a stop: a finer SCG (sharing) may show that
+                // nothing points to the cell any more.
+                return Err(AbsError {
+                    end: PathEnd::FreedWhilePointedTo,
+                    message: format!(
+                        "line {line}: cannot prove that no other cell points to the freed one"
+                    ),
+                    unsupported: false,
+                });
+            }
+        }
+        for x in 0..self.v.vars.len() {
+            if g.get(self.v, self.v.pt(x), &[u]) != F {
+                g.invalid[x] = T;
+            }
+        }
+        let keep: Vec<bool> = (0..g.n).map(|w| w != u).collect();
+        Ok(self.remove_nodes(g, &keep))
+    }
+
+    /// Makes variables dead or uninitialised: NULL and invalid (`invalid` = T) or just NULL.
+    pub fn reset_vars(&self, mut g: Graph, vars: &[VarId], invalid: bool) -> Graph {
+        for x in vars {
+            g.set_constant(*x, None);
+        }
+        let mut g2 = g.clone();
+        for x in vars {
+            if let Some(i) = self.v.var(*x) {
+                self.set_var(&mut g2, i, PVal::Null);
+                g2.invalid[i] = Kleene::from_bool(invalid);
+            }
+        }
+        let mut g2 = self.difference(&g, g2);
+        // The predicates indexed by a pointer that now points nowhere are re-evaluated on
+        // every tuple (e.g. a reachability from it becomes false everywhere), also where an
+        // earlier join left them at 1/2: differencing re-evaluates only tuples whose inputs
+        // changed.
+        for inst in self.v.instr.iter().filter(|i| {
+            i.pointer
+                .is_some_and(|x| vars.iter().any(|y| self.v.var(*y) == Some(x)))
+        }) {
+            let arity = self.v.decl(inst.pred).arity;
+            let vals: Vec<(Vec<usize>, Kleene)> = {
+                let ev = Eval::new(self.v, &g2, inst, None);
+                tuples(&ev.nodes, arity)
+                    .into_iter()
+                    .map(|t| {
+                        let k = ev.instance(&t);
+                        (t, k)
+                    })
+                    .collect()
+            };
+            for (t, k) in vals {
+                g2.set(self.v, inst.id, &t, k);
+            }
+        }
+        g2
+    }
+
+    /// Whether a predicate indexed by tracked pointer `x` still holds (or may) somewhere.
+    pub fn indexed_somewhere(&self, g: &Graph, x: usize) -> bool {
+        self.v
+            .instr
+            .iter()
+            .filter(|i| i.pointer == Some(x))
+            .any(|inst| {
+                let arity = self.v.decl(inst.pred).arity;
+                tuples(&(0..g.n).collect::<Vec<_>>(), arity)
+                    .iter()
+                    .any(|t| g.get(self.v, inst.id, t) != F)
+            })
+    }
+
+    /// Removes the nodes not in `keep`: first disconnects them (so that instrumentation
+    /// predicates are re-evaluated where their formulas saw them), then drops them.
+    pub fn remove_nodes(&self, g: Graph, keep: &[bool]) -> Graph {
+        if keep.iter().all(|k| *k) {
+            return g;
+        }
+        let mut cut = g.clone();
+        for u in (0..g.n).filter(|u| !keep[*u]) {
+            cut = cut.disconnected(self.v, u);
+        }
+        let mut g = self.difference(&g, cut);
+        g.retain(keep);
+        g
+    }
+
+    /// Garbage collection: drops the nodes no tracked pointer can reach.
+    pub fn collect_garbage(&self, g: Graph) -> Graph {
+        let live = g.live_nodes(self.v);
+        self.remove_nodes(g, &live)
+    }
+
+    /// Blur: garbage collection and canonical abstraction.
+    pub fn blur(&self, g: Graph) -> Graph {
+        self.collect_garbage(g).blur(self.v)
+    }
+}
+
+/// The value of an integer expression that is a constant or a copy of a known one.
+pub fn const_value(g: &Graph, e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Const(n) => Some(*n),
+        ExprKind::Var(x) => g.constant(*x),
+        ExprKind::Cast(inner) if inner.ty.as_int().is_some() && e.ty.as_int().is_some() => {
+            const_value(g, inner)
+        }
+        _ => None,
+    }
+}
+
+/// The type of raw nodes (allocated through `void *`): every id from here up.
+pub const RAW: StructId = StructId(0x8000_0000);
+const RAW_SIZE_LIMIT: u32 = 0x1000_0000;
+
+fn raw(size: u32, zeroed: bool) -> StructId {
+    StructId(RAW.0 | (size << 1) | u32::from(zeroed))
+}
+
+/// Size and zeroedness of a raw node type.
+pub fn raw_info(s: StructId) -> Option<(u32, bool)> {
+    (s.0 & RAW.0 != 0).then_some(((s.0 & !RAW.0) >> 1, s.0 & 1 == 1))
+}
+
+fn is_zero(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Const(0))
+}
+
+/// Pointer equality of two evaluated values.
+fn ptr_eq(a: PVal, b: PVal) -> Kleene {
+    match (a, b) {
+        (PVal::Unknown, _) | (_, PVal::Unknown) => H,
+        (PVal::Null, PVal::Null) => T,
+        (PVal::Node(x), PVal::Node(y)) => Kleene::from_bool(x == y),
+        _ => F,
+    }
+}

@@ -1,0 +1,496 @@
+//! The vocabulary of a shape analysis: which predicates its three-valued structures carry.
+//!
+//! Consumes the program, a checked spec (compiled or loaded with `--spec`), one shape type per
+//! recursive struct (seed 000 §2.4: a shape-class generator of a spec structure with its roles
+//! bound to fields, or `m0`) and the tracked pointers of the tracking definition; produces a
+//! [`Vocab`]: points-to predicates for tracked pointers, one binary predicate per field a role
+//! is bound to (with a unary `undef[f]` for fields not yet written since allocation), and the
+//! instrumentation predicates of every enabled family, instantiated per tracked pointer where
+//! the predicate has a pointer parameter. Nothing here knows any particular data structure:
+//! every instrumentation predicate comes with its defining formula from the spec.
+
+use crate::program::ir::{Program, StructId, Type, VarId};
+use shapecheck_dsl::ir::{self as spec, Formula, Generator, PredId, Rel, Spec};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An instance to create: predicate, struct, role fields, pointer, abstraction flag.
+type Wanted = (PredId, StructId, Vec<usize>, Option<usize>, bool);
+
+/// The shape type of one recursive struct: its generator (`None` is `m0`, no predicates) and
+/// the fields bound to the generator's structure's roles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeType {
+    /// The C struct.
+    pub strukt: StructId,
+    /// The generator, `None` for `m0`.
+    pub generator: Option<Generator>,
+    /// Field names bound to the structure's roles, in role order.
+    pub fields: Vec<String>,
+}
+
+/// What a predicate is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PredKind {
+    /// `pt[x]`: tracked pointer `x` (an index into [`Vocab::vars`]) points to the node.
+    PointsTo(usize),
+    /// `undef[f]`: field `f` (an index into [`Vocab::fields`]) is uninitialised.
+    Undef(usize),
+    /// The binary predicate of field `f`.
+    Field(usize),
+    /// An instrumentation predicate (an index into [`Vocab::instr`]).
+    Instr(usize),
+}
+
+/// A predicate of the vocabulary.
+#[derive(Clone, Debug)]
+pub struct PredInfo {
+    /// Printable name, e.g. `pt[p]`, `succ`, `cancel[succ, pred]`.
+    pub name: String,
+    /// 1 or 2.
+    pub arity: usize,
+    /// Index into the structure's unary or binary tables.
+    pub slot: usize,
+    /// What it is.
+    pub kind: PredKind,
+    /// Whether it is an abstraction predicate (unary only).
+    pub abstraction: bool,
+}
+
+/// A tracked pointer variable.
+#[derive(Clone, Debug)]
+pub struct TrackedVar {
+    /// The variable.
+    pub var: VarId,
+    /// Qualified name (`function::name` for locals).
+    pub name: String,
+    /// The struct it points to.
+    pub strukt: StructId,
+}
+
+/// A tracked pointer field.
+#[derive(Clone, Debug)]
+pub struct TrackedField {
+    /// The struct holding it (and pointed to: fields are self-pointers).
+    pub strukt: StructId,
+    /// Its name.
+    pub name: String,
+}
+
+/// An instrumentation predicate instance.
+#[derive(Clone, Debug)]
+pub struct Instr {
+    /// The spec predicate.
+    pub pred: PredId,
+    /// The struct its nodes belong to.
+    pub strukt: StructId,
+    /// Field indices (into [`Vocab::fields`]) bound to the predicate's roles.
+    pub roles: Vec<usize>,
+    /// Field names bound to the predicate's roles.
+    pub role_names: Vec<String>,
+    /// The tracked pointer (index into [`Vocab::vars`]) of a pointer-indexed predicate.
+    pub pointer: Option<usize>,
+    /// Index into [`Vocab::preds`].
+    pub id: usize,
+}
+
+/// The field indices that the roles `rs` of a used predicate name, given the enclosing
+/// declaration's `roles` (unbound roles are left out, as the evaluator does).
+pub fn bind_roles(roles: &[usize], rs: &[usize]) -> Vec<usize> {
+    rs.iter().filter_map(|r| roles.get(*r).copied()).collect()
+}
+
+/// The vocabulary.
+#[derive(Clone, Debug)]
+pub struct Vocab {
+    /// The spec the instrumentation predicates come from.
+    pub spec: Spec,
+    /// The shape types, one per recursive struct in the analysis.
+    pub types: Vec<ShapeType>,
+    /// Tracked pointer variables.
+    pub vars: Vec<TrackedVar>,
+    /// Tracked fields.
+    pub fields: Vec<TrackedField>,
+    /// Instrumentation predicate instances, in stratification order.
+    pub instr: Vec<Instr>,
+    /// All predicates.
+    pub preds: Vec<PredInfo>,
+    /// Number of unary and binary slots.
+    pub unary: usize,
+    /// Number of binary slots.
+    pub binary: usize,
+    var_index: BTreeMap<VarId, usize>,
+    field_index: BTreeMap<(StructId, String), usize>,
+    /// The instances of each spec predicate (indices into `instr`).
+    instr_index: BTreeMap<PredId, Vec<usize>>,
+    /// Per instance, the stored predicates (ids) its defining formula reads, through the
+    /// predicates it evaluates rather than reads; `None` when that could not be bounded.
+    pub reads: Vec<Option<Vec<usize>>>,
+    /// Per instance, whether it means "v is reachable from its pointer along tracked
+    /// fields" (`exists u. x(u) && R(u, v)`, R a closure of fields): its value 1 on a node
+    /// says every individual the node stands for is reachable (valid-memtrack).
+    pub reaching: Vec<bool>,
+}
+
+impl Vocab {
+    /// The vocabulary for the given shape types and tracked pointers (those whose pointee is
+    /// not one of the types are ignored).
+    pub fn new(
+        prog: &Program,
+        spec: &Spec,
+        types: &[ShapeType],
+        tracked: &BTreeSet<VarId>,
+    ) -> Vocab {
+        let mut v = Vocab {
+            spec: spec.clone(),
+            types: types.to_vec(),
+            vars: vec![],
+            fields: vec![],
+            instr: vec![],
+            preds: vec![],
+            unary: 0,
+            binary: 0,
+            var_index: BTreeMap::new(),
+            field_index: BTreeMap::new(),
+            instr_index: BTreeMap::new(),
+            reads: vec![],
+            reaching: vec![],
+        };
+        let any = types.iter().any(|t| t.generator.is_some());
+        for &x in tracked {
+            let ty = &prog.var(x).ty;
+            let s = match ty.pointee() {
+                Some(Type::Void) if any => Some(super::transfer::RAW),
+                _ => pointee_struct(prog, ty).filter(|s| {
+                    types
+                        .iter()
+                        .any(|t| t.strukt == *s && t.generator.is_some())
+                }),
+            };
+            if let Some(s) = s {
+                v.var_index.insert(x, v.vars.len());
+                v.vars.push(TrackedVar {
+                    var: x,
+                    name: qualified_name(prog, x),
+                    strukt: s,
+                });
+            }
+        }
+        for t in types.iter().filter(|t| t.generator.is_some()) {
+            for f in &t.fields {
+                if !v.field_index.contains_key(&(t.strukt, f.clone())) {
+                    v.field_index.insert((t.strukt, f.clone()), v.fields.len());
+                    v.fields.push(TrackedField {
+                        strukt: t.strukt,
+                        name: f.clone(),
+                    });
+                }
+            }
+        }
+        for i in 0..v.vars.len() {
+            let name = format!("pt[{}]", v.vars[i].name);
+            v.push_pred(name, 1, PredKind::PointsTo(i), true);
+        }
+        for i in 0..v.fields.len() {
+            let name = format!("undef[{}]", v.fields[i].name);
+            v.push_pred(name, 1, PredKind::Undef(i), true);
+            let name = v.fields[i].name.clone();
+            v.push_pred(name, 2, PredKind::Field(i), false);
+        }
+        v.add_instr(types);
+        v.reads = (0..v.instr.len()).map(|i| v.instance_reads(i)).collect();
+        v.reaching = (0..v.instr.len())
+            .map(|i| v.reaches_from_pointer(i))
+            .collect();
+        v
+    }
+
+    fn push_pred(
+        &mut self,
+        name: String,
+        arity: usize,
+        kind: PredKind,
+        abstraction: bool,
+    ) -> usize {
+        let slot = if arity == 1 {
+            self.unary += 1;
+            self.unary - 1
+        } else {
+            self.binary += 1;
+            self.binary - 1
+        };
+        self.preds.push(PredInfo {
+            name,
+            arity,
+            slot,
+            kind,
+            abstraction: abstraction && arity == 1,
+        });
+        self.preds.len() - 1
+    }
+
+    /// Instances of every enabled family's predicates, sorted by spec predicate (the spec's
+    /// stratification order).
+    fn add_instr(&mut self, types: &[ShapeType]) {
+        let mut wanted: Vec<Wanted> = vec![];
+        for t in types {
+            let Some(g) = &t.generator else { continue };
+            let st = &self.spec.structures[g.structure.0];
+            for &fi in &g.families {
+                let fam = &st.families[fi];
+                for u in &fam.preds {
+                    let roles: Vec<usize> = u
+                        .roles
+                        .iter()
+                        .filter_map(|r| t.fields.get(*r))
+                        .filter_map(|f| self.field_index.get(&(t.strukt, f.clone())).copied())
+                        .collect();
+                    let p = &self.spec.predicates[u.pred.0];
+                    let pointers: Vec<Option<usize>> = if p.pointer.is_some() {
+                        (0..self.vars.len())
+                            .filter(|i| self.vars[*i].strukt == t.strukt)
+                            .map(Some)
+                            .collect()
+                    } else {
+                        vec![None]
+                    };
+                    for ptr in pointers {
+                        wanted.push((
+                            u.pred,
+                            t.strukt,
+                            roles.clone(),
+                            ptr,
+                            fam.abstraction || ptr.is_some(),
+                        ));
+                    }
+                }
+            }
+        }
+        wanted.sort_by_key(|w| (w.0, w.1, w.2.clone(), w.3));
+        wanted.dedup_by_key(|w| (w.0, w.1, w.2.clone(), w.3));
+        for (pred, strukt, roles, pointer, abs) in wanted {
+            let p = self.spec.predicates[pred.0].clone();
+            let role_names: Vec<String> =
+                roles.iter().map(|r| self.fields[*r].name.clone()).collect();
+            let ptr = pointer
+                .map(|i| format!("<{}>", self.vars[i].name))
+                .unwrap_or_default();
+            let name = format!("{}[{}]{ptr}", p.name, role_names.join(", "));
+            let idx = self.instr.len();
+            let id = self.push_pred(name, p.arity, PredKind::Instr(idx), abs);
+            self.instr_index.entry(pred).or_default().push(idx);
+            self.instr.push(Instr {
+                pred,
+                strukt,
+                roles,
+                role_names,
+                pointer,
+                id,
+            });
+        }
+    }
+
+    /// Whether instance `i` is reachability from its pointer along tracked fields.
+    fn reaches_from_pointer(&self, i: usize) -> bool {
+        let inst = &self.instr[i];
+        let decl = self.decl(inst.pred);
+        if inst.pointer.is_none() || decl.arity != 1 {
+            return false;
+        }
+        let Formula::Exists(u, body) = &decl.body else {
+            return false;
+        };
+        let Formula::And(a, b) = &**body else {
+            return false;
+        };
+        let ok = |x: &Formula, r: &Formula| {
+            matches!(x, Formula::Pointer(w) if w == u) && self.field_path(&inst.roles, r, *u, 0, 0)
+        };
+        ok(a, b) || ok(b, a)
+    }
+
+    /// Whether `f` (on variables `from`, `to`) implies a path of tracked fields between them.
+    fn field_path(
+        &self,
+        roles: &[usize],
+        f: &Formula,
+        from: usize,
+        to: usize,
+        depth: usize,
+    ) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        match f {
+            Formula::Field(r, a, b) => *a == from && *b == to && roles.get(*r).is_some(),
+            Formula::Closure {
+                rel,
+                from: a,
+                to: b,
+                ..
+            } => *a == from && *b == to && self.rel_is_fields(roles, rel, depth + 1),
+            Formula::Pred(p, rs, args) if args[..] == [from, to] => {
+                let bound = bind_roles(roles, rs);
+                let decl = self.decl(*p);
+                decl.arity == 2 && self.field_path(&bound, &decl.body, 0, 1, depth + 1)
+            }
+            Formula::Or(a, b) => {
+                self.field_path(roles, a, from, to, depth + 1)
+                    && self.field_path(roles, b, from, to, depth + 1)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether every tuple of `rel` is a tracked field edge.
+    fn rel_is_fields(&self, roles: &[usize], rel: &Rel, depth: usize) -> bool {
+        match rel {
+            Rel::Field(r) => roles.get(*r).is_some(),
+            Rel::Pred(p, rs) => {
+                let bound = bind_roles(roles, rs);
+                let decl = self.decl(*p);
+                decl.arity == 2 && self.field_path(&bound, &decl.body, 0, 1, depth + 1)
+            }
+        }
+    }
+
+    /// The stored predicates instance `i` reads (see [`Vocab::reads`]).
+    fn instance_reads(&self, i: usize) -> Option<Vec<usize>> {
+        let inst = &self.instr[i];
+        let mut out = vec![];
+        let body = &self.decl(inst.pred).body;
+        self.formula_reads(inst.pointer, &inst.roles, body, 0, &mut out)?;
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
+    fn formula_reads(
+        &self,
+        pointer: Option<usize>,
+        roles: &[usize],
+        f: &Formula,
+        depth: usize,
+        out: &mut Vec<usize>,
+    ) -> Option<()> {
+        if depth > 16 {
+            return None;
+        }
+        let rel_reads = |rel: &Rel, out: &mut Vec<usize>| match rel {
+            Rel::Field(r) => {
+                out.extend(roles.get(*r).map(|fi| self.field_pred(*fi)));
+                Some(())
+            }
+            Rel::Pred(p, rs) => self.pred_reads(pointer, roles, *p, rs, depth, out),
+        };
+        match f {
+            Formula::True | Formula::False | Formula::Eq(..) | Formula::Summary(_) => Some(()),
+            Formula::Field(r, ..) => rel_reads(&Rel::Field(*r), out),
+            Formula::Pointer(_) => {
+                out.extend(pointer.map(|x| self.pt(x)));
+                Some(())
+            }
+            Formula::Pred(p, rs, _) => self.pred_reads(pointer, roles, *p, rs, depth, out),
+            Formula::Closure { rel, .. } => rel_reads(rel, out),
+            Formula::Not(a) | Formula::Exists(_, a) | Formula::Forall(_, a) => {
+                self.formula_reads(pointer, roles, a, depth + 1, out)
+            }
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => {
+                self.formula_reads(pointer, roles, a, depth + 1, out)?;
+                self.formula_reads(pointer, roles, b, depth + 1, out)
+            }
+        }
+    }
+
+    /// What predicate `p` applied to roles `rs` reads: itself if stored, else its body's.
+    fn pred_reads(
+        &self,
+        pointer: Option<usize>,
+        roles: &[usize],
+        p: PredId,
+        rs: &[usize],
+        depth: usize,
+        out: &mut Vec<usize>,
+    ) -> Option<()> {
+        let bound = bind_roles(roles, rs);
+        let decl = self.decl(p);
+        if let Some(j) = self.stored(p, &bound, decl.pointer.as_ref().and(pointer)) {
+            out.push(self.instr[j].id);
+            return Some(());
+        }
+        self.formula_reads(pointer, &bound, &decl.body, depth + 1, out)
+    }
+
+    /// The index of a tracked variable.
+    pub fn var(&self, x: VarId) -> Option<usize> {
+        self.var_index.get(&x).copied()
+    }
+
+    /// The index of a tracked field.
+    pub fn field(&self, s: StructId, name: &str) -> Option<usize> {
+        self.field_index.get(&(s, name.to_string())).copied()
+    }
+
+    /// The stored instance of spec predicate `p` with roles bound to `roles`, if any.
+    pub fn stored(&self, p: PredId, roles: &[usize], pointer: Option<usize>) -> Option<usize> {
+        self.instr_index.get(&p)?.iter().copied().find(|i| {
+            let inst = &self.instr[*i];
+            inst.pointer == pointer && inst.roles == roles
+        })
+    }
+
+    /// The predicate id of `pt[x]`.
+    pub fn pt(&self, x: usize) -> usize {
+        x
+    }
+
+    /// The predicate id of `undef[f]`.
+    pub fn undef(&self, f: usize) -> usize {
+        self.vars.len() + 2 * f
+    }
+
+    /// The predicate id of field `f`.
+    pub fn field_pred(&self, f: usize) -> usize {
+        self.vars.len() + 2 * f + 1
+    }
+
+    /// Whether the struct is analysed (has a generator other than `m0`).
+    pub fn analysed(&self, s: StructId) -> bool {
+        self.types
+            .iter()
+            .any(|t| t.strukt == s && t.generator.is_some())
+    }
+
+    /// The spec predicate's declaration.
+    pub fn decl(&self, p: PredId) -> &spec::Predicate {
+        &self.spec.predicates[p.0]
+    }
+
+    /// Names of the predicates that are not core (for reports).
+    pub fn instr_names(&self) -> Vec<String> {
+        self.instr
+            .iter()
+            .map(|i| self.preds[i.id].name.clone())
+            .collect()
+    }
+}
+
+/// The recursive struct a pointer type points to, if it points to a struct.
+pub fn pointee_struct(prog: &Program, ty: &Type) -> Option<StructId> {
+    let _ = prog;
+    match ty.pointee()? {
+        Type::Struct(s) => Some(*s),
+        _ => None,
+    }
+}
+
+/// `function::name` for locals, `name` for globals.
+pub fn qualified_name(prog: &Program, x: VarId) -> String {
+    let info = prog.var(x);
+    match &info.kind {
+        crate::program::ir::VarKind::Global => info.name.clone(),
+        crate::program::ir::VarKind::Local(f) => format!("{}::{}", prog.func(*f).name, info.name),
+    }
+}
