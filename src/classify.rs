@@ -11,14 +11,12 @@
 
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
-use shapecheck_dsl::Diagnostic;
-use shapecheck_dsl::ast::Span;
-use shapecheck_dsl::compiled::CompiledSpec;
-use shapecheck_dsl::eval::{Evaluator, ExplicitHeap, Kleene};
-use shapecheck_dsl::ir::{InvId, InvUse, Spec, StructId};
+use shapecheck_dsl::ir::{Spec, StructId};
 use shapecheck_runtime::explicit::explore::Limits;
 use shapecheck_runtime::explicit::sample::{self, Collection, Points, Sample, TypeSamples};
 use shapecheck_runtime::program::frontend;
+use shapecheck_runtime::techniques::seed000::classify::{TypeReport, best, classify};
+use shapecheck_runtime::techniques::seed000::lazy::Binding;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -81,13 +79,14 @@ pub enum SampleAt {
 
 /// Runs the classification.
 pub fn run(args: &ClassifyArgs) -> ExitCode {
-    let spec = match load_spec(args) {
-        Ok(s) => s,
+    let domain = match crate::specs::domain(args.spec.as_deref(), args.with_library) {
+        Ok(d) => d,
         Err(e) => {
             eprint!("{e}");
             return ExitCode::from(2);
         }
     };
+    let spec = domain.spec();
     let prog = match frontend::load(&args.file) {
         Ok(p) => p,
         Err(e) => {
@@ -98,61 +97,16 @@ pub fn run(args: &ClassifyArgs) -> ExitCode {
     let coll = sample::collect(&prog, config(args), limits(args));
     // The standard library runs as code compiled by the proc macro; a user's `--spec` runs
     // through the interpreter of the same IR (the two agree: library/tests/differential.rs).
-    let compiled = args.spec.is_none().then_some(&shapecheck_library::COMPILED);
     let types: Vec<TypeReport> = coll
         .types
         .iter()
-        .map(|t| classify(&spec, compiled, t))
+        .map(|t| classify(domain.as_ref(), t))
         .collect();
     match args.format {
-        Format::Text => crate::guard::print(&text(args, &spec, &coll, &types)),
-        Format::Json => crate::outln!("{:#}", json(args, &spec, &coll, &types)),
+        Format::Text => crate::guard::print(&text(args, spec, &coll, &types)),
+        Format::Json => crate::outln!("{:#}", json(args, spec, &coll, &types)),
     }
     ExitCode::SUCCESS
-}
-
-fn load_spec(args: &ClassifyArgs) -> Result<Spec, String> {
-    let Some(path) = &args.spec else {
-        return Ok(shapecheck_library::spec().clone());
-    };
-    let bytes = std::fs::read(path).map_err(|e| format!("error: {}: {e}\n", path.display()))?;
-    let user = shapecheck_dsl::diag::decode(&path.display().to_string(), &bytes)?;
-    let mut texts: Vec<&str> = vec![];
-    if args.with_library {
-        texts.extend(crate::specs::STANDARD.iter().map(|(_, t)| *t));
-    }
-    let offset = texts.iter().map(|t| t.len() + 1).sum();
-    texts.push(user);
-    shapecheck_dsl::load_all(&texts).map_err(|e| {
-        let file = path.display().to_string();
-        let both = texts.join("\n");
-        e.iter()
-            .map(|d| match in_user_part(d, offset) {
-                Some(d) => d.render(&file, user),
-                None => d.render(&format!("standard library + {file}"), &both),
-            })
-            .collect()
-    })
-}
-
-/// A diagnostic on the library followed by a user spec (separated by a newline), with its
-/// spans made relative to the user's text, if its primary span is there; secondary spans in
-/// the library are dropped.
-fn in_user_part(d: &Diagnostic, offset: usize) -> Option<Diagnostic> {
-    let shift = |s: &Span| {
-        (s.start >= offset).then(|| Span {
-            start: s.start - offset,
-            end: s.end - offset,
-        })
-    };
-    let mut out = d.clone();
-    out.primary = shift(&d.primary)?;
-    out.secondary = d
-        .secondary
-        .iter()
-        .filter_map(|(s, l)| Some((shift(s)?, l.clone())))
-        .collect();
-    Some(out)
 }
 
 fn config(args: &ClassifyArgs) -> sample::Config {
@@ -173,177 +127,6 @@ fn limits(args: &ClassifyArgs) -> Limits {
         timeout: args.timeout.0,
         ..Limits::default()
     }
-}
-
-/// A structure with its roles bound to fields (`fields[i]` is bound to role `i`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Binding {
-    pub(crate) structure: StructId,
-    pub(crate) fields: Vec<String>,
-}
-
-/// A binding whose invariants failed: the invariant instance and the sample (0-based, among
-/// the samples used).
-struct Rejection {
-    binding: Binding,
-    invariant: String,
-    sample: usize,
-}
-
-/// The classification of one recursive type.
-pub(crate) struct TypeReport {
-    /// Enabled bindings with whether each is finest, finest first.
-    pub(crate) enabled: Vec<(Binding, bool)>,
-    /// Rejected bindings.
-    rejected: Vec<Rejection>,
-    /// Structures with more roles than the type has self-pointer fields.
-    unbindable: Vec<StructId>,
-}
-
-/// Evaluates every structure of `spec` under every binding on the samples of one type.
-pub(crate) fn classify(
-    spec: &Spec,
-    compiled: Option<&CompiledSpec>,
-    ts: &TypeSamples,
-) -> TypeReport {
-    let mut r = TypeReport {
-        enabled: vec![],
-        rejected: vec![],
-        unbindable: vec![],
-    };
-    let used = ts.used();
-    if used.is_empty() {
-        return r;
-    }
-    let heaps: Vec<ExplicitHeap> = used.iter().map(|s| heap(ts, s)).collect();
-    let evals: Vec<Evaluator> = heaps.iter().map(|h| Evaluator::new(spec, h)).collect();
-    let holds = |inv: InvId, fields: &[String], sample: usize| match compiled {
-        Some(c) => {
-            let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
-            (c.invariants[inv.0].eval2)(&heaps[sample], &fields)
-        }
-        None => evals[sample].invariant(inv, fields) == Kleene::True,
-    };
-    let names: Vec<String> = ts.ty.fields.iter().map(|f| f.name.clone()).collect();
-    let mut enabled = vec![];
-    for (i, st) in spec.structures.iter().enumerate() {
-        let structure = StructId(i);
-        if st.roles.len() > names.len() {
-            r.unbindable.push(structure);
-            continue;
-        }
-        for a in assignments(names.len(), st.roles.len()) {
-            let fields = a.iter().map(|f| names[*f].clone()).collect();
-            let binding = Binding { structure, fields };
-            match first_failure(spec, &holds, heaps.len(), &st.invariants, &binding.fields) {
-                None => enabled.push(binding),
-                Some((invariant, sample)) => r.rejected.push(Rejection {
-                    binding,
-                    invariant,
-                    sample,
-                }),
-            }
-        }
-    }
-    r.enabled = mark_finest(spec, enabled);
-    r
-}
-
-/// The explicit heap of a sample, with the root pointer named after its variable.
-fn heap(ts: &TypeSamples, s: &Sample) -> ExplicitHeap {
-    let edges = s
-        .shape
-        .edge_list()
-        .map(|(n, i, t)| ((n, ts.ty.fields[i].name.clone()), t))
-        .collect();
-    ExplicitHeap {
-        nodes: s.shape.nodes(),
-        edges,
-        pointers: [(s.root.clone(), 0)].into(),
-    }
-}
-
-/// The injective maps from `roles` roles to `n` fields, as field indices by role, in
-/// lexicographic order.
-fn assignments(n: usize, roles: usize) -> Vec<Vec<usize>> {
-    let mut out = vec![];
-    let mut cur = vec![];
-    extend(n, roles, &mut cur, &mut out);
-    out
-}
-
-fn extend(n: usize, roles: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-    if cur.len() == roles {
-        out.push(cur.clone());
-        return;
-    }
-    for f in 0..n {
-        if !cur.contains(&f) {
-            cur.push(f);
-            extend(n, roles, cur, out);
-            cur.pop();
-        }
-    }
-}
-
-/// The first invariant instance that is not true on some sample, with that sample.
-fn first_failure(
-    spec: &Spec,
-    holds: &dyn Fn(InvId, &[String], usize) -> bool,
-    samples: usize,
-    invs: &[InvUse],
-    fields: &[String],
-) -> Option<(String, usize)> {
-    for u in invs {
-        let bound: Vec<String> = u.roles.iter().map(|r| fields[*r].clone()).collect();
-        for i in 0..samples {
-            if !holds(u.inv, &bound, i) {
-                let name = &spec.invariants[u.inv.0].name;
-                return Some((format!("{name}[{}]", bound.join(", ")), i));
-            }
-        }
-    }
-    None
-}
-
-/// Whether `a` is strictly finer than `b` through the spec's refinement edges (transitively).
-fn finer(spec: &Spec, a: &Binding, b: &Binding, depth: usize) -> bool {
-    if depth > spec.structures.len() {
-        return false;
-    }
-    spec.structures[a.structure.0].refines.iter().any(|r| {
-        let coarser = Binding {
-            structure: r.coarser,
-            fields: r.roles.iter().map(|i| a.fields[*i].clone()).collect(),
-        };
-        coarser == *b || finer(spec, &coarser, b, depth + 1)
-    })
-}
-
-/// The enabled bindings with a flag telling whether no other enabled binding is finer; finest
-/// first, otherwise in spec and field order.
-fn mark_finest(spec: &Spec, enabled: Vec<Binding>) -> Vec<(Binding, bool)> {
-    let flags: Vec<bool> = enabled
-        .iter()
-        .map(|b| !enabled.iter().any(|o| finer(spec, o, b, 0)))
-        .collect();
-    let mut out: Vec<(Binding, bool)> = enabled.into_iter().zip(flags).collect();
-    out.sort_by_key(|(_, fine)| !fine);
-    out
-}
-
-/// The best picks: for each structure among the finest bindings that use the most fields, its
-/// first binding (fields in declaration order first).
-fn best(r: &TypeReport) -> Vec<&Binding> {
-    let finest = r.enabled.iter().filter(|(_, f)| *f).map(|(b, _)| b);
-    let most = finest.clone().map(|b| b.fields.len()).max().unwrap_or(0);
-    let mut out: Vec<&Binding> = vec![];
-    for b in finest.filter(|b| b.fields.len() == most) {
-        if !out.iter().any(|o| o.structure == b.structure) {
-            out.push(b);
-        }
-    }
-    out
 }
 
 /// `dll[f=succ, b=pred]`.
@@ -602,44 +385,4 @@ fn type_json(spec: &Spec, ts: &TypeSamples, r: &TypeReport) -> Value {
         "rejected": rejected,
         "unbindable": unbindable,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn assignments_are_injective_and_ordered() {
-        assert_eq!(assignments(2, 2), vec![vec![0, 1], vec![1, 0]]);
-        assert_eq!(assignments(3, 2).len(), 6);
-        assert_eq!(assignments(1, 2).len(), 0);
-        assert_eq!(assignments(3, 0), vec![Vec::<usize>::new()]);
-    }
-
-    #[test]
-    fn dll_is_finer_than_sll_and_treep_than_tree() {
-        let spec = crate::specs::standard();
-        let id = |n: &str| StructId(spec.structures.iter().position(|s| s.name == n).unwrap());
-        let b = |s: &str, f: &[&str]| Binding {
-            structure: id(s),
-            fields: f.iter().map(|x| x.to_string()).collect(),
-        };
-        assert!(finer(&spec, &b("dll", &["n", "p"]), &b("sll", &["n"]), 0));
-        assert!(!finer(&spec, &b("dll", &["n", "p"]), &b("sll", &["p"]), 0));
-        assert!(finer(
-            &spec,
-            &b("treep", &["l", "r", "p"]),
-            &b("tree", &["l", "r"]),
-            0
-        ));
-        assert!(!finer(&spec, &b("sll", &["n"]), &b("dll", &["n", "p"]), 0));
-    }
-
-    #[test]
-    fn standard_library_has_the_seed_structures() {
-        let spec: Spec = crate::specs::standard();
-        for n in ["sll", "dll", "tree", "treep", "csll"] {
-            assert!(spec.structures.iter().any(|s| s.name == n), "{n}");
-        }
-    }
 }

@@ -9,16 +9,21 @@
 mod bench;
 mod classify;
 mod guard;
-mod prove;
 mod spec_cmd;
 mod specs;
+mod table1;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use shapecheck_runtime::engine::{Budget, Run, Task};
 use shapecheck_runtime::explicit::explore::Limits;
+use shapecheck_runtime::portfolio::{self, Engines, Mode};
 use shapecheck_runtime::program::frontend::FrontendErrorKind;
 use shapecheck_runtime::program::property::PropertySet;
 use shapecheck_runtime::program::{cfa, frontend};
 use shapecheck_runtime::report;
+use shapecheck_runtime::techniques::explicit::Explicit;
+use shapecheck_runtime::techniques::seed000::Seed000;
+use shapecheck_runtime::techniques::seed000::lazy::LazyConfig;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -59,7 +64,7 @@ enum Command {
     /// Tell which data structure each recursive struct type of a C program is, from heap samples.
     Classify(classify::ClassifyArgs),
     /// Seed 000's Table 1 side by side with lazy shape analysis runs on benchmarks/seed-000.
-    Table1(prove::TableArgs),
+    Table1(table1::TableArgs),
 }
 
 #[derive(clap::Args)]
@@ -95,9 +100,19 @@ struct VerifyArgs {
     /// Maximum number of live heap blocks in a state.
     #[arg(long, default_value_t = Limits::default().max_heap)]
     max_heap: usize,
-    /// Engines: explicit heaps first, then lazy shape analysis if undecided (auto); or one.
+    /// Engines: `auto` (a short explicit-heap run, the lazy shape analysis, then the explicit
+    /// engine with the rest of the budget), one engine (`explicit`, `shape`), or `compare`
+    /// (every engine; disagreements are reported, exit 3).
     #[arg(long, value_enum, default_value_t = Engine::Auto)]
     engine: Engine,
+    /// A spec file whose data structures the shape analysis uses instead of the standard
+    /// library (interpreted; nothing is rebuilt).
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    /// With `--spec`: load the standard library first (the spec may use its predicates and
+    /// invariants and refine its structures).
+    #[arg(long, requires = "spec")]
+    with_library: bool,
     /// Write the shape graphs of a TRUE certificate per location to this file (text).
     #[arg(long)]
     dump_shapes: Option<PathBuf>,
@@ -115,6 +130,18 @@ enum Engine {
     Auto,
     Explicit,
     Shape,
+    Compare,
+}
+
+impl Engine {
+    fn mode(self) -> Mode {
+        match self {
+            Engine::Auto => Mode::Auto,
+            Engine::Explicit => Mode::Only("explicit"),
+            Engine::Shape => Mode::Only("shape"),
+            Engine::Compare => Mode::Compare,
+        }
+    }
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -177,7 +204,7 @@ fn main() -> ExitCode {
             guard::start(style, start, args.timeout.and_then(|t| t.0), memory);
             on_big_stack(style, move || verify(&args))
         }
-        Command::Table1(args) => on_big_stack(guard::Style::Silent, move || prove::table1(&args)),
+        Command::Table1(args) => on_big_stack(guard::Style::Silent, move || table1::table1(&args)),
     }
 }
 
@@ -259,60 +286,58 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let domain = match crate::specs::domain(args.spec.as_deref(), args.with_library) {
+        Ok(d) => d,
+        Err(e) => {
+            eprint!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let start = Instant::now();
+    let task = Task {
+        program: &prog,
+        properties: &checks,
+        domain: domain.as_ref(),
+        budget: Budget::run(),
+    };
+    let result = portfolio::run(&task, &engines(args), args.engine.mode());
+    if let Some(shape) = result.runs.iter().find(|r| r.engine == "shape") {
+        write_dumps(args, shape);
+    }
+    let conflict = !result.conflicts.is_empty();
+    let mut r = report::Report::new(result, &checks, domain.describe());
+    r.seconds = start.elapsed().as_secs_f64();
+    print_report(args, &r, Some(&prog));
+    if conflict {
+        eprintln!("error: engines disagree: a TRUE against a replayed FALSE is a soundness bug");
+        return ExitCode::from(3);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The engines with the options of `verify`.
+fn engines(args: &VerifyArgs) -> Engines {
     let limits = Limits {
         max_steps: args.max_steps,
         max_path: args.max_path,
         max_heap: args.max_heap,
-        timeout: shapecheck_runtime::engine::budget::remaining(),
+        timeout: None,
     };
-    let start = Instant::now();
-    // Auto: a short explicit-heap run (bugs are usually shallow), then the lazy shape
-    // analysis, then, if both are undecided, the explicit engine with the full budget.
-    let shape = args.engine != Engine::Explicit && prove::supported(&checks);
-    let staged = args.engine == Engine::Auto && shape && limits.max_steps > FIRST_PASS_STEPS;
-    let first = Limits {
-        max_steps: if staged {
-            FIRST_PASS_STEPS
-        } else {
-            limits.max_steps
-        },
-        ..limits.clone()
+    // Without a time limit for the run, the shape analysis stops after 300 s.
+    let lazy_timeout = match Budget::run().deadline {
+        Some(_) => None,
+        None => Some(Duration::from_secs(300)),
     };
-    let mut r = match args.engine {
-        Engine::Shape => report::Report::undecided(&checks, "explicit-heap engine not run"),
-        _ => report::verify(&prog, &checks, first),
-    };
-    let remaining = |_: Instant| shapecheck_runtime::engine::budget::remaining();
-    if matches!(r.verdict, report::Verdict::Unknown(_)) && args.engine != Engine::Explicit {
-        if shape {
-            let budget = remaining(start).map(|t| if staged { t / 2 } else { t });
-            let cfg = shapecheck_runtime::techniques::seed000::lazy::LazyConfig {
-                timeout: budget.or(Some(Duration::from_secs(300))),
+    Engines {
+        explicit: Explicit { limits },
+        seed000: Seed000 {
+            config: LazyConfig {
+                timeout: lazy_timeout,
                 maximal: args.maximal,
-                ..Default::default()
-            };
-            let lr = prove::prove(&prog, &checks, cfg);
-            write_dumps(args, &lr);
-            r.add_lazy(lr, prove::explain);
-        } else {
-            r.note("shape analysis not run: it does not check valid-memcleanup");
-        }
+                ..LazyConfig::default()
+            },
+        },
     }
-    if staged && matches!(r.verdict, report::Verdict::Unknown(_)) {
-        let full = Limits {
-            timeout: remaining(start),
-            ..limits.clone()
-        };
-        let again = report::verify(&prog, &checks, full);
-        if !matches!(again.verdict, report::Verdict::Unknown(_)) {
-            r.lazy = None;
-        }
-        r.verdict = again.verdict;
-        r.stats = again.stats;
-    }
-    r.seconds = start.elapsed().as_secs_f64();
-    print_report(args, &r, Some(&prog));
-    ExitCode::SUCCESS
 }
 
 /// Prints the verdict report in the chosen format.
@@ -327,17 +352,16 @@ fn print_report(
     }
 }
 
-/// Steps of the first, short explicit-heap run in auto mode.
-const FIRST_PASS_STEPS: u64 = 300_000;
-
-fn write_dumps(args: &VerifyArgs, r: &shapecheck_runtime::techniques::seed000::lazy::LazyResult) {
+fn write_dumps(args: &VerifyArgs, r: &Run) {
+    let text = r.artifacts.get("shapes.txt").map_or("", String::as_str);
+    let dot = r.artifacts.get("shapes.dot").map_or("", String::as_str);
     if let Some(p) = &args.dump_shapes
-        && let Err(e) = std::fs::write(p, &r.shapes_text)
+        && let Err(e) = std::fs::write(p, text)
     {
         eprintln!("error: {}: {e}", p.display());
     }
     if let Some(p) = &args.dump_dot
-        && let Err(e) = std::fs::write(p, &r.shapes_dot)
+        && let Err(e) = std::fs::write(p, dot)
     {
         eprintln!("error: {}: {e}", p.display());
     }

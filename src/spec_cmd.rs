@@ -12,27 +12,37 @@ pub enum SpecCommand {
         /// Spec files, checked one by one.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Check each file on top of the standard library (it may use the library's
+        /// predicates and invariants and refine its structures).
+        #[arg(long)]
+        with_library: bool,
     },
     /// Show the structures, predicates with formulas, and the lattice of a spec (default: the
     /// standard library).
     Show {
         /// A spec file.
         file: Option<PathBuf>,
+        /// Show the file on top of the standard library.
+        #[arg(long, requires = "file")]
+        with_library: bool,
     },
 }
 
 /// Runs a `spec` subcommand.
 pub fn run(c: &SpecCommand) -> ExitCode {
     match c {
-        SpecCommand::Check { files } => check(files),
-        SpecCommand::Show { file } => show(file.as_deref()),
+        SpecCommand::Check {
+            files,
+            with_library,
+        } => check(files, *with_library),
+        SpecCommand::Show { file, with_library } => show(file.as_deref(), *with_library),
     }
 }
 
-fn check(files: &[PathBuf]) -> ExitCode {
+fn check(files: &[PathBuf], with_library: bool) -> ExitCode {
     let mut failed = false;
     for f in files {
-        match crate::specs::load_file(f) {
+        match crate::specs::load_file(f, with_library) {
             Ok(spec) => crate::outln!(
                 "{}: ok ({} predicates, {} invariants, {} structures)",
                 f.display(),
@@ -53,16 +63,16 @@ fn check(files: &[PathBuf]) -> ExitCode {
     }
 }
 
-fn show(file: Option<&std::path::Path>) -> ExitCode {
+fn show(file: Option<&std::path::Path>, with_library: bool) -> ExitCode {
     let spec = match file {
-        Some(f) => match crate::specs::load_file(f) {
+        Some(f) => match crate::specs::load_file(f, with_library) {
             Ok(s) => s,
             Err(e) => {
                 eprint!("{e}");
                 return ExitCode::from(1);
             }
         },
-        None => crate::specs::standard(),
+        None => shapecheck_library::spec().clone(),
     };
     crate::guard::print(&shapecheck_dsl::print::show_ir(&spec));
     ExitCode::SUCCESS

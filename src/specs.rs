@@ -1,41 +1,74 @@
-//! The standard library of data-structure specs (library/specs/*.shape), embedded in the
-//! binary, and loading of user specs given with `--spec` through the same front end.
+//! Which spec a command uses: the standard library (compiled by `spec!` into
+//! `shapecheck_library`), or a user's `.shape` file loaded at run time through the same front
+//! end, alone or on top of the library (`--with-library`), as a [`Domain`] for the engines.
+//! Diagnostics of a user file are rendered against that file, even when the library comes
+//! first in the text that is checked.
 
-use shapecheck_dsl::{diag, ir};
+use shapecheck_dsl::ast::Span;
+use shapecheck_dsl::{Diagnostic, diag, ir};
+use shapecheck_runtime::engine::domain::{Compiled, Domain, Interpreted};
 use std::path::Path;
 
-/// The standard library's spec files: (name, text), in dependency order.
-pub const STANDARD: [(&str, &str); 3] = [
-    (
-        "library/specs/predicates.shape",
-        include_str!("../library/specs/predicates.shape"),
-    ),
-    (
-        "library/specs/invariants.shape",
-        include_str!("../library/specs/invariants.shape"),
-    ),
-    (
-        "library/specs/structures.shape",
-        include_str!("../library/specs/structures.shape"),
-    ),
-];
-
-/// The standard library, checked.
-pub fn standard() -> ir::Spec {
-    let texts: Vec<&str> = STANDARD.iter().map(|(_, t)| *t).collect();
-    match shapecheck_dsl::load_all(&texts) {
-        Ok(s) => s,
-        Err(e) => panic!(
-            "the standard library does not check:\n{}",
-            diag::render_all(&e, "library", &texts.join("\n"))
-        ),
+/// The standard library as compiled code.
+pub fn library() -> Compiled {
+    Compiled {
+        tables: &shapecheck_library::COMPILED,
+        spec: shapecheck_library::spec(),
+        name: "standard library",
     }
 }
 
-/// Loads a user spec file; on failure returns the rendered diagnostics.
-pub fn load_file(path: &Path) -> Result<ir::Spec, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}\n", path.display()))?;
+/// The domain a command runs with: the standard library, or `spec` (with the library first
+/// when `with_library`), interpreted. On failure, the rendered diagnostics.
+pub fn domain(spec: Option<&Path>, with_library: bool) -> Result<Box<dyn Domain>, String> {
+    match spec {
+        None => Ok(Box::new(library())),
+        Some(path) => Ok(Box::new(Interpreted {
+            spec: load_file(path, with_library)?,
+            name: path.display().to_string(),
+        })),
+    }
+}
+
+/// Loads a user spec file, with the standard library first when `with_library`; on failure
+/// returns the rendered diagnostics.
+pub fn load_file(path: &Path, with_library: bool) -> Result<ir::Spec, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("error: {}: {e}\n", path.display()))?;
     let file = path.display().to_string();
-    let text = diag::decode(&file, &bytes)?;
-    shapecheck_dsl::load(text).map_err(|e| diag::render_all(&e, &file, text))
+    let user = diag::decode(&file, &bytes)?;
+    let mut texts: Vec<&str> = vec![];
+    if with_library {
+        texts.extend(shapecheck_library::SOURCES.iter().map(|(_, t)| *t));
+    }
+    let offset = texts.iter().map(|t| t.len() + 1).sum();
+    texts.push(user);
+    shapecheck_dsl::load_all(&texts).map_err(|e| {
+        let both = texts.join("\n");
+        e.iter()
+            .map(|d| match in_user_part(d, offset) {
+                Some(d) => d.render(&file, user),
+                None => d.render(&format!("standard library + {file}"), &both),
+            })
+            .collect()
+    })
+}
+
+/// A diagnostic on the library followed by a user spec (separated by a newline), with its
+/// spans made relative to the user's text, if its primary span is there; secondary spans in
+/// the library are dropped.
+fn in_user_part(d: &Diagnostic, offset: usize) -> Option<Diagnostic> {
+    let shift = |s: &Span| {
+        (s.start >= offset).then(|| Span {
+            start: s.start - offset,
+            end: s.end - offset,
+        })
+    };
+    let mut out = d.clone();
+    out.primary = shift(&d.primary)?;
+    out.secondary = d
+        .secondary
+        .iter()
+        .filter_map(|(s, l)| Some((shift(s)?, l.clone())))
+        .collect();
+    Some(out)
 }

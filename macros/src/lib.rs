@@ -26,7 +26,9 @@ use syn::{LitStr, Token};
 /// - `pub mod predicates`, `pub mod invariants`, `pub mod structures`: one zero-sized type per
 ///   declaration implementing `CompiledPredicate`, `CompiledInvariant` or `CompiledStructure`
 ///   (from `shapecheck_dsl::compiled`), named in CamelCase (`reach` becomes `Reach`);
-/// - `pub static COMPILED: shapecheck_dsl::compiled::CompiledSpec`: all of them as tables.
+/// - `pub static COMPILED: shapecheck_dsl::compiled::CompiledSpec`: all of them as tables;
+/// - `pub const SOURCES: &[(&str, &str)]`: each spec file as written in the call and its text
+///   (so that a program can show it or load a user spec on top of it).
 ///
 /// ```ignore
 /// shapecheck_macros::spec!("specs/predicates.shape", "specs/structures.shape");
@@ -50,10 +52,15 @@ fn expand(input: TokenStream) -> TokenStream {
             Err(e) => return e.to_compile_error(),
         }
     }
-    let tracking = files.iter().map(|f| {
+    let sources = files.iter().map(|f| {
         let full = f.full.to_string_lossy().into_owned();
-        quote! { const _: &str = ::core::include_str!(#full); }
+        let name = &f.name;
+        quote! { (#name, ::core::include_str!(#full)) }
     });
+    let tracking = quote! {
+        /// The spec files, as named in the `spec!` call, and their texts.
+        pub const SOURCES: &[(&str, &str)] = &[#(#sources),*];
+    };
     let texts: Vec<&str> = files.iter().map(|f| f.text.as_str()).collect();
     let body = match shapecheck_dsl::load_all(&texts) {
         Ok(spec) => codegen::generate(&spec),
@@ -62,7 +69,7 @@ fn expand(input: TokenStream) -> TokenStream {
             quote! { ::core::compile_error! { #message } }
         }
     };
-    quote! { #(#tracking)* #body }
+    quote! { #tracking #body }
 }
 
 /// `"a.shape", "b.shape"`: at least one string literal, comma-separated.

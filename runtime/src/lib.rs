@@ -12,6 +12,7 @@
 
 pub mod engine;
 pub mod explicit;
+pub mod portfolio;
 pub mod program;
 pub mod report;
 pub mod smt;

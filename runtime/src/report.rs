@@ -1,76 +1,50 @@
-//! Verdicts and their reports: runs the engine on a program and renders the SV-COMP verdict
-//! line first, then the explanation (text) or a JSON document.
+//! Verdict reports: renders what the engines found (a [`Portfolio`] result) as text, the
+//! SV-COMP verdict line first, or as a JSON document. Runs nothing.
 
-use crate::explicit::explore::{Counterexample, Explorer, Limits, Outcome, Stats};
+use crate::engine::Verdict;
+use crate::explicit::explore::{Counterexample, Stats};
+use crate::portfolio::Portfolio;
 use crate::program::ir::Program;
 use crate::program::property::PropertySet;
 use serde_json::json;
 use std::fmt::Write;
-use std::time::Instant;
 
-/// The answer of a verification run.
-#[derive(Clone, Debug)]
-pub enum Verdict {
-    /// No checked property can be violated.
-    True,
-    /// A replayed violation.
-    False(Box<Counterexample>),
-    /// Neither could be established, with the reasons.
-    Unknown(Vec<String>),
-}
-
-/// A verdict with the run's counters.
+/// A verification run, ready to render.
 #[derive(Clone, Debug)]
 pub struct Report {
-    /// The verdict.
-    pub verdict: Verdict,
-    /// Exploration counters.
-    pub stats: Stats,
+    /// What the engines found.
+    pub result: Portfolio,
     /// The properties checked.
     pub checks: PropertySet,
+    /// How the spec reached the engines (`standard library (compiled)`, ...).
+    pub domain: String,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// What the lazy shape analysis said (its explanation lines), if it ran.
-    pub lazy: Option<String>,
     /// Further notes.
     pub notes: Vec<String>,
 }
 
-/// Verifies `prog` against `checks` with the explicit-heap engine.
-pub fn verify(prog: &Program, checks: &PropertySet, limits: Limits) -> Report {
-    let start = Instant::now();
-    let mut ex = Explorer::new(prog, checks, limits);
-    let outcome = ex.run();
-    let verdict = match outcome {
-        Outcome::Violation(c) => Verdict::False(c),
-        Outcome::Complete => Verdict::True,
-        Outcome::Incomplete(r) => Verdict::Unknown(r),
-    };
-    let stats = ex.stats.clone();
-    // The waitlist and the coverage set may hold millions of shared states whose destruction
-    // takes seconds; a verification run is followed by the end of the process, so skip it.
-    std::mem::forget(ex);
-    Report {
-        verdict,
-        stats,
-        checks: checks.clone(),
-        seconds: start.elapsed().as_secs_f64(),
-        lazy: None,
-        notes: vec![],
-    }
-}
-
 impl Report {
-    /// An UNKNOWN report before any engine ran.
-    pub fn undecided(checks: &PropertySet, why: &str) -> Report {
+    /// A report of engine results.
+    pub fn new(result: Portfolio, checks: &PropertySet, domain: String) -> Report {
         Report {
-            verdict: Verdict::Unknown(vec![why.to_string()]),
-            stats: Stats::default(),
+            result,
             checks: checks.clone(),
+            domain,
             seconds: 0.0,
-            lazy: None,
             notes: vec![],
         }
+    }
+
+    /// An UNKNOWN report before any engine ran.
+    pub fn undecided(checks: &PropertySet, why: &str) -> Report {
+        let result = Portfolio {
+            runs: vec![],
+            verdict: Verdict::Unknown(vec![why.to_string()]),
+            decided_by: None,
+            conflicts: vec![],
+        };
+        Report::new(result, checks, String::new())
     }
 
     /// Adds a note.
@@ -78,30 +52,23 @@ impl Report {
         self.notes.push(n.to_string());
     }
 
-    /// Takes the lazy shape analysis' verdict when it decided the program; `explain` renders
-    /// its report lines.
-    pub fn add_lazy(
-        &mut self,
-        r: crate::techniques::seed000::lazy::LazyResult,
-        explain: fn(&crate::techniques::seed000::lazy::LazyResult) -> String,
-    ) {
-        self.lazy = Some(explain(&r));
-        match r.verdict {
-            crate::techniques::seed000::lazy::LazyVerdict::True(_) => self.verdict = Verdict::True,
-            crate::techniques::seed000::lazy::LazyVerdict::False(c) => {
-                self.verdict = Verdict::False(c)
-            }
-            crate::techniques::seed000::lazy::LazyVerdict::Unknown(_) => {}
-        }
-    }
-
     /// The SV-COMP verdict line.
     pub fn verdict_line(&self) -> String {
-        match &self.verdict {
-            Verdict::True => "TRUE".into(),
+        match &self.result.verdict {
+            Verdict::True(_) => "TRUE".into(),
             Verdict::False(c) => format!("FALSE({})", c.violation.property),
             Verdict::Unknown(_) => "UNKNOWN".into(),
         }
+    }
+
+    /// The exploration counters of the last explicit-heap run.
+    fn stats(&self) -> Stats {
+        self.result
+            .runs
+            .iter()
+            .rev()
+            .find_map(|r| r.stats.clone())
+            .unwrap_or_default()
     }
 
     /// The human-readable report: verdict line first (`prog` names the file in a
@@ -110,16 +77,12 @@ impl Report {
         let mut out = self.verdict_line();
         out.push('\n');
         let props: Vec<_> = self.checks.0.iter().map(|p| p.name()).collect();
-        match &self.verdict {
-            Verdict::True if self.lazy.is_some() => {}
-            Verdict::True => {
+        match &self.result.verdict {
+            Verdict::True(c) => {
                 let _ = writeln!(
                     out,
-                    "proof: the explicit-heap state space is complete ({} states, {} runs ended, {} \
-                     states covered at loop heads); no violation of {}",
-                    self.stats.states,
-                    self.stats.ended,
-                    self.stats.covered,
+                    "proof: {}; no violation of {}",
+                    c.summary,
                     props.join(", ")
                 );
             }
@@ -133,13 +96,28 @@ impl Report {
                 }
             }
         }
-        if let Some(l) = &self.lazy {
-            out.push_str(l);
+        if let Some(e) = self.result.decided_by {
+            let _ = writeln!(out, "engine: {e}");
+        }
+        for c in &self.result.conflicts {
+            let _ = writeln!(
+                out,
+                "soundness bug: engine {} answered TRUE, engine {} found a violation that replays",
+                c.proved, c.refuted
+            );
+        }
+        for r in &self.result.runs {
+            for d in &r.details {
+                let _ = writeln!(out, "{d}");
+            }
+        }
+        if self.result.runs.iter().any(|r| r.engine == "shape") && !self.domain.is_empty() {
+            let _ = writeln!(out, "spec: {}", self.domain);
         }
         for n in &self.notes {
             let _ = writeln!(out, "note: {n}");
         }
-        let s = &self.stats;
+        let s = self.stats();
         let _ = writeln!(
             out,
             "stats: {} steps, {} states, {} covered, {} solver calls, {} spurious candidates, {:.2} s",
@@ -153,10 +131,21 @@ impl Report {
         let mut v = json!({
             "verdict": self.verdict_line(),
             "properties": self.checks.0.iter().map(|p| p.name()).collect::<Vec<_>>(),
-            "stats": self.stats,
+            "stats": self.stats(),
             "seconds": self.seconds,
+            "engine": self.result.decided_by,
+            "runs": self.result.runs.iter().map(|r| json!({
+                "engine": r.engine,
+                "verdict": match &r.verdict {
+                    Verdict::True(_) => "TRUE".to_string(),
+                    Verdict::False(c) => format!("FALSE({})", c.violation.property),
+                    Verdict::Unknown(_) => "UNKNOWN".to_string(),
+                },
+                "details": r.details,
+                "seconds": r.seconds,
+            })).collect::<Vec<_>>(),
         });
-        match &self.verdict {
+        match &self.result.verdict {
             Verdict::False(c) => {
                 v["violation"] = json!({
                     "property": c.violation.property.name(),
@@ -166,13 +155,16 @@ impl Report {
                 v["trace"] = serde_json::to_value(&c.trace).unwrap_or_default();
             }
             Verdict::Unknown(r) => v["reasons"] = json!(r),
-            Verdict::True if self.lazy.is_some() => {
-                v["proof"] = json!("lazy shape analysis, certificate re-checked")
-            }
-            Verdict::True => v["proof"] = json!("complete explicit-heap exploration"),
+            Verdict::True(c) => v["proof"] = json!(c.summary),
         }
-        if let Some(l) = &self.lazy {
-            v["shape_analysis"] = json!(l.lines().collect::<Vec<_>>());
+        if !self.result.conflicts.is_empty() {
+            v["conflicts"] = json!(
+                self.result
+                    .conflicts
+                    .iter()
+                    .map(|c| json!({"proved": c.proved, "refuted": c.refuted}))
+                    .collect::<Vec<_>>()
+            );
         }
         v
     }

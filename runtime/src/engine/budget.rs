@@ -42,6 +42,48 @@ pub struct Budget {
 static BUDGET: OnceLock<Budget> = OnceLock::new();
 static OUT_OF_MEMORY: AtomicBool = AtomicBool::new(false);
 
+impl Budget {
+    /// The limits of the whole run (what [`install`] set).
+    pub fn run() -> Budget {
+        get()
+    }
+
+    /// Whether an engine with this budget may go on: the run's limits and this deadline.
+    pub fn check(&self) -> Result<(), Exhausted> {
+        check()?;
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Err(Exhausted::Time),
+            _ => Ok(()),
+        }
+    }
+
+    /// Time left before this budget's deadline (`None`: no deadline).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// A share of what is left: the deadline moved to `fraction` of the remaining time (no
+    /// deadline stays none).
+    pub fn share(&self, fraction: f64) -> Budget {
+        Budget {
+            deadline: self
+                .remaining()
+                .map(|r| Instant::now() + r.mul_f64(fraction.clamp(0.0, 1.0))),
+            ..*self
+        }
+    }
+
+    /// This budget with a deadline at most `limit` from now.
+    pub fn at_most(&self, limit: Duration) -> Budget {
+        let cap = Instant::now() + limit;
+        Budget {
+            deadline: Some(self.deadline.map_or(cap, |d| d.min(cap))),
+            ..*self
+        }
+    }
+}
+
 /// Installs the run's budget; only the first call has an effect. Z3 is told the memory
 /// limit too (nine tenths of it), so that a query stops with "unknown" before the process
 /// runs out of memory.

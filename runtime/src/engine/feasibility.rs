@@ -40,6 +40,7 @@
 use crate::explicit::exec::{Exec, Outcome, State};
 use crate::explicit::explore::{self, Counterexample, Unconfirmed};
 use crate::program::ir::*;
+pub use crate::program::path::{PathEnd, PathStep};
 use crate::program::property::PropertySet;
 use crate::smt::{self, Answer};
 use petgraph::graph::{EdgeIndex, NodeIndex};
@@ -47,31 +48,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::{Duration, Instant};
 use z3::ast::{Array, BV, Bool, Int};
 use z3::{Params, SatResult, Solver, Sort};
-
-/// One step of a program path: the function whose CFA holds the edge, and the edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PathStep {
-    /// The function whose CFA holds `edge`.
-    pub func: FuncId,
-    /// The edge taken.
-    pub edge: EdgeIndex,
-}
-
-/// How the abstract error path claims to end.
-#[derive(Clone, Debug)]
-pub enum PathEnd {
-    /// The last edge calls an error function (reach_error etc.).
-    ErrorCall,
-    /// The last edge may dereference an invalid pointer: the pointer-valued expressions
-    /// (as IR expressions of the last edge) that the abstraction could not prove valid.
-    InvalidDeref(Vec<Expr>),
-    /// After the last edge some heap memory may be unreachable (valid-memtrack); the claim
-    /// has no formula: only the explicit engine's replay decides it.
-    MemoryLost,
-    /// The last edge frees a cell the heap may still point to, which the shape analysis
-    /// cannot represent; no claim either: only a replay could show a violation.
-    FreedWhilePointedTo,
-}
 
 /// The verdict on one path.
 #[derive(Clone, Debug)]

@@ -441,9 +441,17 @@ fn cover_key(st: &State) -> CoverKey {
 
 #[cfg(test)]
 mod tests {
+    use super::{Counterexample, Explorer, Outcome};
     use crate::program::frontend::{Source, lower_source};
     use crate::program::property::PropertySet;
-    use crate::report::{Verdict, verify};
+
+    /// The verdict of the explicit engine, as the tests read it.
+    #[derive(Debug)]
+    enum Verdict {
+        True,
+        False(Box<Counterexample>),
+        Unknown(Vec<String>),
+    }
 
     fn run(text: &str, checks: &str) -> Verdict {
         let p = lower_source(&Source::from_text(text.into(), "t.c"), "t.c").unwrap();
@@ -452,7 +460,11 @@ mod tests {
             max_steps: 20_000,
             ..super::Limits::default()
         };
-        verify(&p, &checks, limits).verdict
+        match Explorer::new(&p, &checks, limits).run() {
+            Outcome::Violation(c) => Verdict::False(c),
+            Outcome::Complete => Verdict::True,
+            Outcome::Incomplete(r) => Verdict::Unknown(r),
+        }
     }
 
     const DECLS: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nextern void *malloc(unsigned);\nextern void free(void *);\n";

@@ -1,7 +1,9 @@
 //! The program a verifier reads: the C front end (C file in, [`ir::Program`] out), the IR
-//! itself, its printer, and the SV-COMP properties to check.
+//! itself and its printer ([`cfa`]), abstract paths through it ([`path`]), and the SV-COMP
+//! properties to check.
 
 pub mod cfa;
 pub mod frontend;
 pub mod ir;
+pub mod path;
 pub mod property;

@@ -1,3 +1,4 @@
-//! One folder per verification technique.
+//! One folder per verification technique, each an `crate::engine::Engine`.
 
+pub mod explicit;
 pub mod seed000;

@@ -21,7 +21,10 @@
 //! not coarser than the current one once. When nothing changes: UNKNOWN, refinement failed.
 //! Precisions are global (one shape type per struct), not per location as in the paper.
 
-use crate::engine::feasibility::{self, PathResult, PathStep};
+use crate::engine::domain::Domain;
+use crate::engine::feasibility::{self, PathStep};
+use crate::engine::refine::{self, Exploration};
+use crate::engine::{Budget, Task};
 use crate::explicit::explore::{Counterexample, Limits};
 use crate::explicit::sample::{self, TypeSamples};
 use crate::program::ir::*;
@@ -43,12 +46,6 @@ pub struct Binding {
     pub structure: shapecheck_dsl::ir::StructId,
     /// Fields bound to its roles.
     pub fields: Vec<String>,
-}
-
-/// SCGsFromExplicit: which structure bindings the samples of one type satisfy.
-pub trait Explicit {
-    /// The bindings whose structure invariants hold on every sample.
-    fn enabled(&self, spec: &Spec, samples: &TypeSamples) -> Vec<Binding>;
 }
 
 /// An SCG for one struct: a generator with its binding.
@@ -166,23 +163,25 @@ pub struct Lazy<'a> {
     prog: &'a Program,
     spec: &'a Spec,
     checks: &'a PropertySet,
-    oracle: &'a dyn Explicit,
+    domain: &'a dyn Domain,
     cfg: LazyConfig,
     types: Vec<TypeState>,
     tracked: BTreeSet<VarId>,
     refinements: Vec<Refinement>,
     start: Instant,
+    rounds: usize,
 }
 
 impl<'a> Lazy<'a> {
-    /// A run on `prog`.
-    pub fn new(
-        prog: &'a Program,
-        spec: &'a Spec,
-        checks: &'a PropertySet,
-        oracle: &'a dyn Explicit,
-        cfg: LazyConfig,
-    ) -> Self {
+    /// A run on the task's program, properties and domain.
+    pub fn new(task: &Task<'a>, cfg: LazyConfig) -> Self {
+        let (prog, checks, domain) = (task.program, task.properties, task.domain);
+        let spec = domain.spec();
+        let timeout = match (task.budget.remaining(), cfg.timeout) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let cfg = LazyConfig { timeout, ..cfg };
         // Unions (a store to one member changes the others) and self-pointers nested in
         // members or arrays are outside the shape domain: such types stay at m0.
         let types = sample::recursive_types(prog)
@@ -210,12 +209,13 @@ impl<'a> Lazy<'a> {
             prog,
             spec,
             checks,
-            oracle,
+            domain,
             cfg,
             types,
             tracked: BTreeSet::new(),
             refinements: vec![],
             start: Instant::now(),
+            rounds: 0,
         }
     }
 
@@ -238,83 +238,25 @@ impl<'a> Lazy<'a> {
         crate::engine::budget::earlier(self.cfg.timeout.map(|t| self.start + t))
     }
 
-    /// Algorithm 1, ModelCheck.
-    pub fn run(mut self) -> LazyResult {
+    /// Algorithm 1, ModelCheck: the generic refinement loop over the lazy shape analysis.
+    pub fn run(mut self, task: &Task) -> LazyResult {
         if self.cfg.maximal
             && let Err(why) = self.maximal()
         {
-            return self.finish(LazyVerdict::Unknown(why), None, 0);
+            return self.finish(LazyVerdict::Unknown(why), None);
         }
         if !self.cfg.maximal && self.checks.has(Property::ValidMemtrack) {
             self.memtrack_start();
         }
-        let mut rounds = 0;
-        loop {
-            rounds += 1;
-            let vocab = Vocab::new(self.prog, self.spec, &self.shape_types(), &self.tracked);
-            if let Some(why) = address_taken(self.prog, &vocab) {
-                return self.finish(LazyVerdict::Unknown(why), None, rounds);
-            }
-            let cons = self.constraints(&vocab);
-            let mut art = Art::new(self.prog, &vocab, &cons, self.checks);
-            let bounds = Bounds {
-                deadline: self.deadline(),
-                ..Bounds::default()
-            };
-            match art.build(bounds) {
-                Ending::Complete => {
-                    let verdict = match art.recheck() {
-                        Ok(stats) => LazyVerdict::True(stats),
-                        Err(why) => LazyVerdict::Unknown(format!(
-                            "the certificate does not re-check: {why}"
-                        )),
-                    };
-                    return self.finish(verdict, Some((&art, &vocab)), rounds);
-                }
-                Ending::Incomplete(why) => {
-                    return self.finish(
-                        LazyVerdict::Unknown(why.join("; ")),
-                        Some((&art, &vocab)),
-                        rounds,
-                    );
-                }
-                Ending::Error(path, err) => {
-                    match feasibility::check_path(self.prog, self.checks, &path, &err.end) {
-                        PathResult::Feasible(cex) => {
-                            return self.finish(LazyVerdict::False(cex), None, rounds);
-                        }
-                        PathResult::Unknown(why) => {
-                            let msg =
-                                format!("{}; its path could not be decided: {why}", err.message);
-                            return self.finish(LazyVerdict::Unknown(msg), None, rounds);
-                        }
-                        PathResult::Infeasible(core) => {
-                            if self.refinements.len() >= self.cfg.max_refinements {
-                                let msg = format!(
-                                    "refinement limit reached on a spurious path ({})",
-                                    err.message
-                                );
-                                return self.finish(LazyVerdict::Unknown(msg), None, rounds);
-                            }
-                            if !self.refine(&path, &core, &vocab) {
-                                let msg = format!(
-                                    "refinement failed on a spurious path of {} steps ending in: {}",
-                                    path.len(),
-                                    err.message
-                                );
-                                return self.finish(LazyVerdict::Unknown(msg), None, rounds);
-                            }
-                        }
-                    }
-                }
-            }
-            if self.deadline().is_some_and(|d| Instant::now() >= d) {
-                return self.finish(
-                    LazyVerdict::Unknown("bound reached: time limit".into()),
-                    None,
-                    rounds,
-                );
-            }
+        let task = task.with_budget(Budget {
+            deadline: self.deadline(),
+            ..task.budget
+        });
+        let max = self.cfg.max_refinements;
+        match refine::run(&mut self, &task, max) {
+            refine::Outcome::Proved(p) => self.finish(LazyVerdict::True(p.stats), Some(p)),
+            refine::Outcome::Refuted(cex) => self.finish(LazyVerdict::False(cex), None),
+            refine::Outcome::Unknown(why) => self.finish(LazyVerdict::Unknown(why), None),
         }
     }
 
@@ -330,7 +272,7 @@ impl<'a> Lazy<'a> {
             else {
                 continue;
             };
-            let bindings = self.oracle.enabled(self.spec, ts);
+            let bindings = enabled(self.domain, ts);
             t.enabled.retain(|s| bindings.contains(&s.binding));
             let spec = self.spec;
             let finest = t
@@ -402,8 +344,13 @@ impl<'a> Lazy<'a> {
         sample::collect(self.prog, cfg, limits)
     }
 
+    /// SCGsFromExplicit: the bindings whose structure invariants hold on every sample.
+    fn enabled(&self, ts: &TypeSamples) -> Vec<Binding> {
+        enabled(self.domain, ts)
+    }
+
     /// Algorithm 3, Refine: true if the abstraction changed.
-    fn refine(&mut self, path: &[PathStep], core: &feasibility::Core, vocab: &Vocab) -> bool {
+    fn refine(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
         let mut new: BTreeSet<VarId> = BTreeSet::new();
         for &p in &core.pointers {
             if self.type_of(p).is_some() && !self.tracked.contains(&p) {
@@ -415,7 +362,6 @@ impl<'a> Lazy<'a> {
                 );
             }
         }
-        let _ = vocab;
         if !new.is_empty() {
             let names = new
                 .iter()
@@ -463,7 +409,7 @@ impl<'a> Lazy<'a> {
             let strukt = self.types[i].strukt;
             let ts = coll.types.iter().find(|t| t.ty.id == strukt);
             let sampled: Vec<Binding> = match ts {
-                Some(ts) if !ts.used().is_empty() => self.oracle.enabled(self.spec, ts),
+                Some(ts) if !ts.used().is_empty() => self.enabled(ts),
                 _ => vec![],
             };
             // No samples, or samples no structure's invariants accept (e.g. heaps after a
@@ -628,12 +574,7 @@ impl<'a> Lazy<'a> {
         out
     }
 
-    fn finish(
-        &self,
-        verdict: LazyVerdict,
-        art: Option<(&Art, &Vocab)>,
-        rounds: usize,
-    ) -> LazyResult {
+    fn finish(&self, verdict: LazyVerdict, proof: Option<Proof>) -> LazyResult {
         let abstraction = self
             .types
             .iter()
@@ -669,9 +610,9 @@ impl<'a> Lazy<'a> {
                 .iter()
                 .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
                 .collect(),
-            shapes_text: art.map(|(a, _)| a.dump_text()).unwrap_or_default(),
-            shapes_dot: art.map(|(a, _)| a.dump_dot()).unwrap_or_default(),
-            rounds,
+            shapes_text: proof.as_ref().map(|p| p.text.clone()).unwrap_or_default(),
+            shapes_dot: proof.map(|p| p.dot).unwrap_or_default(),
+            rounds: self.rounds,
             seconds: self.start.elapsed().as_secs_f64(),
         }
     }
@@ -682,6 +623,77 @@ impl<'a> Lazy<'a> {
             .filter(|x| self.type_of(**x) == Some(s))
             .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
             .collect()
+    }
+}
+
+/// The bindings the samples of one type enable (SCGsFromExplicit).
+fn enabled(domain: &dyn Domain, ts: &TypeSamples) -> Vec<Binding> {
+    super::classify::classify(domain, ts)
+        .enabled
+        .into_iter()
+        .map(|(b, _)| b)
+        .collect()
+}
+
+/// A proof of the lazy shape analysis: the re-checked certificate's sizes and its shape
+/// graphs (text and DOT).
+pub struct Proof {
+    /// The certificate's sizes.
+    pub stats: CertificateStats,
+    /// The shape graphs per location, as text.
+    pub text: String,
+    /// The same, as Graphviz DOT.
+    pub dot: String,
+}
+
+impl refine::Refinement for Lazy<'_> {
+    type Proof = Proof;
+
+    /// One ART round with the current abstraction; a complete ART is re-checked as a
+    /// certificate before it is a proof.
+    fn explore(&mut self, _: &Task) -> Exploration<Proof> {
+        self.rounds += 1;
+        let vocab = Vocab::new(self.prog, self.spec, &self.shape_types(), &self.tracked);
+        if let Some(why) = address_taken(self.prog, &vocab) {
+            return Exploration::Incomplete(why);
+        }
+        let cons = self.constraints(&vocab);
+        let mut art = Art::new(self.prog, &vocab, &cons, self.checks);
+        let bounds = Bounds {
+            deadline: self.deadline(),
+            ..Bounds::default()
+        };
+        match art.build(bounds) {
+            Ending::Complete => match art.recheck() {
+                Ok(stats) => Exploration::Proof(Proof {
+                    stats,
+                    text: art.dump_text(),
+                    dot: art.dump_dot(),
+                }),
+                Err(why) => {
+                    Exploration::Incomplete(format!("the certificate does not re-check: {why}"))
+                }
+            },
+            Ending::Incomplete(why) => Exploration::Incomplete(why.join("; ")),
+            Ending::Error(path, err) => Exploration::Counterexample {
+                path,
+                end: err.end,
+                message: err.message,
+            },
+        }
+    }
+
+    fn refine(
+        &mut self,
+        _: &Task,
+        path: &[PathStep],
+        core: &feasibility::Core,
+    ) -> Result<(), String> {
+        if self.refine(path, core) {
+            Ok(())
+        } else {
+            Err(String::new())
+        }
     }
 }
 

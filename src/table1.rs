@@ -1,102 +1,18 @@
-//! Proofs by lazy shape analysis (seed 000) from the command line: the SCGsFromExplicit oracle
-//! over the standard library's compiled invariants (or a `--spec` file through the
-//! interpreter), the combination with the explicit-heap engine in `verify`, rendering of the
-//! certificate, and `shapecheck table1`: seed 000's Table 1 side by side with our runs.
+//! `shapecheck table1`: seed 000's Table 1 side by side with lazy shape analysis runs on
+//! benchmarks/seed-000 (the maximal SCG and refinement from the coarsest), with the standard
+//! library compiled (default) or interpreted (`--interpreted`, for comparison).
 //!
-//! Consumes programs and specs; produces reports and the table.
+//! Consumes the programs of the folder; prints the table.
 
-use crate::classify;
-use shapecheck_dsl::compiled::CompiledSpec;
-use shapecheck_dsl::ir::Spec;
-use shapecheck_runtime::explicit::sample::TypeSamples;
+use shapecheck_runtime::engine::domain::{Domain, Interpreted};
+use shapecheck_runtime::engine::{Budget, Task};
 use shapecheck_runtime::program::frontend;
-use shapecheck_runtime::program::ir::Program;
-use shapecheck_runtime::program::property::{Property, PropertySet};
-use shapecheck_runtime::techniques::seed000::lazy::{
-    Binding, Explicit, Lazy, LazyConfig, LazyResult, LazyVerdict, Refinement,
-};
+use shapecheck_runtime::program::property::PropertySet;
+use shapecheck_runtime::techniques::seed000::lazy::{Lazy, LazyConfig, LazyResult, LazyVerdict};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// SCGsFromExplicit: evaluates every structure's invariants on the samples of a type.
-pub struct Oracle<'c> {
-    /// Compiled code for the standard library; `None` runs the interpreter.
-    pub compiled: Option<&'c CompiledSpec>,
-}
-
-impl Explicit for Oracle<'_> {
-    fn enabled(&self, spec: &Spec, samples: &TypeSamples) -> Vec<Binding> {
-        classify::classify(spec, self.compiled, samples)
-            .enabled
-            .into_iter()
-            .map(|(b, _)| Binding {
-                structure: b.structure,
-                fields: b.fields,
-            })
-            .collect()
-    }
-}
-
-/// Whether the shape analysis can decide these properties (it checks valid-memtrack, but
-/// not valid-memcleanup).
-pub fn supported(checks: &PropertySet) -> bool {
-    !checks.has(Property::ValidMemcleanup)
-}
-
-/// Runs the lazy shape analysis with the standard library.
-pub fn prove(prog: &Program, checks: &PropertySet, cfg: LazyConfig) -> LazyResult {
-    let spec = shapecheck_library::spec();
-    let oracle = Oracle {
-        compiled: Some(&shapecheck_library::COMPILED),
-    };
-    Lazy::new(prog, spec, checks, &oracle, cfg).run()
-}
-
-/// The report lines of a lazy run (after the verdict line).
-pub fn explain(r: &LazyResult) -> String {
-    let mut out = String::new();
-    match &r.verdict {
-        LazyVerdict::True(c) => {
-            let _ = writeln!(
-                out,
-                "proof: lazy shape analysis; certificate re-checked: {} locations, {} shape graphs, {} transitions, every one covered",
-                c.locations, c.graphs, c.transitions
-            );
-        }
-        LazyVerdict::Unknown(why) => {
-            let _ = writeln!(out, "reason: shape analysis: {why}");
-        }
-        LazyVerdict::False(_) => {}
-    }
-    for (ty, scg, preds) in &r.abstraction {
-        let _ = writeln!(out, "abstraction: {ty} => {scg}");
-        if !preds.is_empty() {
-            let _ = writeln!(out, "  predicates: {}", preds.join(", "));
-        }
-    }
-    if !r.tracked.is_empty() {
-        let _ = writeln!(out, "tracked pointers: {}", r.tracked.join(", "));
-    }
-    let _ = writeln!(
-        out,
-        "refinements: {} td, {} scg ({} ART rounds, {:.2} s)",
-        r.td(),
-        r.scg(),
-        r.rounds,
-        r.seconds
-    );
-    for (i, f) in r.refinements.iter().enumerate() {
-        let line = match f {
-            Refinement::Tracking(ps) => format!("track {}", ps.join(", ")),
-            Refinement::Abstract(ty, scg) => format!("explicit samples: {ty} => {scg}"),
-            Refinement::Scg(ty, scg) => format!("FineTune: {ty} => {scg}"),
-        };
-        let _ = writeln!(out, "  {}. {line}", i + 1);
-    }
-    out
-}
 
 /// `shapecheck table1` arguments.
 #[derive(clap::Args)]
@@ -113,6 +29,9 @@ pub struct TableArgs {
     /// Also run the buggy twins.
     #[arg(long)]
     twins: bool,
+    /// Run the standard library through the spec interpreter instead of its compiled code.
+    #[arg(long)]
+    interpreted: bool,
 }
 
 /// Table 1 of seed 000: program, max SCG, time (a), final SCG, refinements, time (b), time (c).
@@ -253,15 +172,26 @@ fn verdict_word(r: &LazyResult) -> &'static str {
     }
 }
 
-fn run_one(path: &Path, maximal: bool, timeout: f64) -> Result<LazyResult, String> {
+fn run_one(
+    path: &Path,
+    domain: &dyn Domain,
+    maximal: bool,
+    timeout: f64,
+) -> Result<LazyResult, String> {
     let prog = frontend::load(path).map_err(|e| e.to_string())?;
     let checks = PropertySet::parse_list("unreach-call")?;
     let cfg = LazyConfig {
         maximal,
-        timeout: Some(Duration::from_secs_f64(timeout)),
+        timeout: Duration::try_from_secs_f64(timeout).ok(),
         ..LazyConfig::default()
     };
-    Ok(prove(&prog, &checks, cfg))
+    let task = Task {
+        program: &prog,
+        properties: &checks,
+        domain,
+        budget: Budget::run(),
+    };
+    Ok(Lazy::new(&task, cfg).run(&task))
 }
 
 /// Short SCG text: `dll 1/3 {cancellation}`.
@@ -297,10 +227,25 @@ pub fn table1(args: &TableArgs) -> ExitCode {
     let mut proved = 0;
     let mut failures = vec![];
     let start = Instant::now();
+    let compiled = crate::specs::library();
+    let interpreted = Interpreted {
+        spec: shapecheck_library::spec().clone(),
+        name: "standard library".into(),
+    };
+    let domain: &dyn Domain = match args.interpreted {
+        true => &interpreted,
+        false => &compiled,
+    };
+    crate::outln!("spec: {}", domain.describe());
     for (name, _) in &programs {
         let path = args.dir.join(format!("{name}.c"));
-        let c = run_one(&path, false, args.timeout);
-        let a = run_one(&path, true, args.max_timeout.unwrap_or(args.timeout));
+        let c = run_one(&path, domain, false, args.timeout);
+        let a = run_one(
+            &path,
+            domain,
+            true,
+            args.max_timeout.unwrap_or(args.timeout),
+        );
         let (a, c) = match (a, c) {
             (Ok(a), Ok(c)) => (a, c),
             (Err(e), _) | (_, Err(e)) => {
@@ -345,7 +290,7 @@ pub fn table1(args: &TableArgs) -> ExitCode {
     if args.twins {
         for (name, _) in &programs {
             let path = args.dir.join(format!("{name}_bug.c"));
-            match run_one(&path, false, args.timeout) {
+            match run_one(&path, domain, false, args.timeout) {
                 Ok(r) => {
                     let _ = writeln!(
                         out,

@@ -1,0 +1,201 @@
+//! Which engines run on a task, under one budget.
+//!
+//! Consumes a [`Task`] (its budget is the whole run's) and the engines' configurations;
+//! produces a [`Portfolio`] result: every [`Run`] in order and the final [`Verdict`].
+//!
+//! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow), then the lazy shape
+//!   analysis on half of the time left, then the explicit engine with the rest; the first
+//!   decided verdict stands.
+//! - [`Mode::Only`]: one engine, with the whole budget.
+//! - [`Mode::Compare`]: every engine that supports the properties, each on an equal share of
+//!   the budget; they must not disagree. A TRUE against a replayed FALSE is a soundness bug:
+//!   it is reported as a [`Conflict`], and the FALSE (a real run) is the verdict.
+
+use crate::engine::{Engine, Run, Task, Verdict};
+use crate::explicit::explore::Limits;
+use crate::techniques::explicit::Explicit;
+use crate::techniques::seed000::Seed000;
+
+/// How engines are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The staged default (see the module documentation).
+    Auto,
+    /// One engine by name.
+    Only(&'static str),
+    /// Every engine, compared.
+    Compare,
+}
+
+/// The engines and their configurations.
+#[derive(Clone, Debug, Default)]
+pub struct Engines {
+    /// The explicit-heap engine.
+    pub explicit: Explicit,
+    /// The lazy shape analysis.
+    pub seed000: Seed000,
+}
+
+/// Steps of the first, short explicit-heap run in auto mode.
+pub const FIRST_PASS_STEPS: u64 = 300_000;
+
+/// The names `--engine` takes besides `auto` and `compare`.
+pub const ENGINES: [&str; 2] = ["explicit", "shape"];
+
+/// Engines that decided a task differently: a soundness bug.
+#[derive(Clone, Debug)]
+pub struct Conflict {
+    /// The engine that answered TRUE.
+    pub proved: &'static str,
+    /// The engine whose FALSE replayed.
+    pub refuted: &'static str,
+}
+
+/// What the portfolio found.
+#[derive(Clone, Debug)]
+pub struct Portfolio {
+    /// Every run, in order.
+    pub runs: Vec<Run>,
+    /// The final verdict.
+    pub verdict: Verdict,
+    /// The engine whose verdict stands (`None` when no engine decided).
+    pub decided_by: Option<&'static str>,
+    /// Engines that disagreed (compare mode).
+    pub conflicts: Vec<Conflict>,
+}
+
+impl Engines {
+    fn by_name(&self, name: &str) -> Option<&dyn Engine> {
+        match name {
+            "explicit" => Some(&self.explicit),
+            "shape" => Some(&self.seed000),
+            _ => None,
+        }
+    }
+
+    fn all(&self) -> [&dyn Engine; 2] {
+        [&self.explicit, &self.seed000]
+    }
+}
+
+/// Runs the engines `mode` selects on `task`.
+pub fn run(task: &Task, engines: &Engines, mode: Mode) -> Portfolio {
+    match mode {
+        Mode::Auto => auto(task, engines),
+        Mode::Only(name) => {
+            let runs = match engines.by_name(name) {
+                Some(e) => vec![run_one(e, task)],
+                None => vec![Run::new(
+                    "portfolio",
+                    Verdict::Unknown(vec![format!("no engine `{name}`")]),
+                )],
+            };
+            conclude(runs)
+        }
+        Mode::Compare => compare(task, engines),
+    }
+}
+
+/// One engine, or UNKNOWN with the reason it does not apply.
+fn run_one(e: &dyn Engine, task: &Task) -> Run {
+    match e.supports(task.properties) {
+        Ok(()) => e.run(task),
+        Err(why) => Run::new(e.name(), Verdict::Unknown(vec![why])),
+    }
+}
+
+fn auto(task: &Task, engines: &Engines) -> Portfolio {
+    let full = &engines.explicit;
+    let shape_applies = engines.seed000.supports(task.properties).is_ok();
+    let staged = shape_applies && full.limits.max_steps > FIRST_PASS_STEPS;
+    let first = Explicit {
+        limits: Limits {
+            max_steps: if staged {
+                FIRST_PASS_STEPS
+            } else {
+                full.limits.max_steps
+            },
+            ..full.limits.clone()
+        },
+    };
+    let mut runs = vec![first.run(task)];
+    if !runs[0].verdict.decided() {
+        let share = if staged { 0.5 } else { 1.0 };
+        runs.push(run_one(
+            &engines.seed000,
+            &task.with_budget(task.budget.share(share)),
+        ));
+    }
+    if staged && !runs.iter().any(|r| r.verdict.decided()) {
+        // The full run supersedes the first pass: its reasons are the explicit engine's.
+        runs[0].verdict = Verdict::Unknown(vec![]);
+        runs.push(full.run(task));
+    }
+    conclude(runs)
+}
+
+fn compare(task: &Task, engines: &Engines) -> Portfolio {
+    let candidates: Vec<&dyn Engine> = engines
+        .all()
+        .into_iter()
+        .filter(|e| e.supports(task.properties).is_ok())
+        .collect();
+    let mut runs = vec![];
+    for (i, e) in candidates.iter().enumerate() {
+        let share = 1.0 / (candidates.len() - i) as f64;
+        runs.push(e.run(&task.with_budget(task.budget.share(share))));
+    }
+    let mut p = conclude(runs);
+    for t in p
+        .runs
+        .iter()
+        .filter(|r| matches!(r.verdict, Verdict::True(_)))
+    {
+        for f in p
+            .runs
+            .iter()
+            .filter(|r| matches!(r.verdict, Verdict::False(_)))
+        {
+            p.conflicts.push(Conflict {
+                proved: t.engine,
+                refuted: f.engine,
+            });
+        }
+    }
+    p
+}
+
+/// The final verdict of some runs: a replayed FALSE first (it is a real run), else a TRUE,
+/// else UNKNOWN with every run's reasons.
+fn conclude(runs: Vec<Run>) -> Portfolio {
+    let false_run = runs.iter().find(|r| matches!(r.verdict, Verdict::False(_)));
+    let true_run = runs.iter().find(|r| matches!(r.verdict, Verdict::True(_)));
+    let (verdict, decided_by) = match (false_run, true_run) {
+        (Some(r), _) | (None, Some(r)) => (r.verdict.clone(), Some(r.engine)),
+        (None, None) => {
+            let reasons = runs
+                .iter()
+                .flat_map(|r| match &r.verdict {
+                    Verdict::Unknown(why) => why.iter().map(|w| label(r.engine, w)).collect(),
+                    _ => vec![],
+                })
+                .collect();
+            (Verdict::Unknown(reasons), None)
+        }
+    };
+    Portfolio {
+        runs,
+        verdict,
+        decided_by,
+        conflicts: vec![],
+    }
+}
+
+/// A reason with the engine it comes from (the explicit engine's reasons read as they are).
+fn label(engine: &str, why: &str) -> String {
+    match engine {
+        "explicit" | "portfolio" => why.to_string(),
+        "shape" => format!("shape analysis: {why}"),
+        e => format!("{e}: {why}"),
+    }
+}
