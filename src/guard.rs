@@ -2,9 +2,10 @@
 //! allocator, and a watchdog thread that enforces the deadline and the memory limit.
 //!
 //! Consumes the `--timeout`, `--memory-limit` and `--format` options of a command; produces
-//! the run's [`budget`](shapecheck_runtime::engine::budget), which the engines check cooperatively,
-//! and, when they do not stop in time (a long solver call, the parser on a huge file) or the
-//! allocator is refused memory, an emergency verdict: `UNKNOWN` with the reason (text or
+//! the run's [`budget`](shapecheck_runtime::engine::budget), which the engines check
+//! cooperatively (the watchdog tells them when the resident memory reaches nine tenths of the
+//! limit), and, when they do not stop in time (a long solver call, the parser on a huge file),
+//! the memory reaches the limit or the allocator is refused memory, an emergency verdict: `UNKNOWN` with the reason (text or
 //! JSON), written with one system call, followed by an immediate exit with code 0. Output
 //! goes through [`print`], which treats a closed pipe (`shapecheck verify ... | head -1`) as
 //! the end of the run instead of a panic.
@@ -12,63 +13,40 @@
 use shapecheck_runtime::engine::budget::{self, Budget, Exhausted};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-/// The allocator of the binary: the system's, counting live bytes.
-pub struct CountingAlloc;
+/// The allocator of the binary: the system's, except that a refused allocation (an address
+/// space limit, `ulimit -v`) ends the run with an emergency verdict instead of an abort.
+pub struct GuardedAlloc;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-/// Bytes past which the engines are asked to stop (0: no limit).
-static SOFT: AtomicU64 = AtomicU64::new(0);
-/// Bytes past which the run ends at once (0: no limit).
-static HARD: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every method forwards to `System` with the caller's layout; the bookkeeping only
-// touches atomics and, on failure, ends the process without returning.
-unsafe impl GlobalAlloc for CountingAlloc {
+// SAFETY: every method forwards to `System` with the caller's layout; a null result ends the
+// process without returning.
+unsafe impl GlobalAlloc for GuardedAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        self.account(p, layout.size());
-        p
+        refused(unsafe { System.alloc(layout) })
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        self.account(p, layout.size());
-        p
+        refused(unsafe { System.alloc_zeroed(layout) })
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        self.account(p, new_size);
-        p
+        refused(unsafe { System.realloc(ptr, layout, new_size) })
     }
 }
 
-impl CountingAlloc {
-    fn account(&self, p: *mut u8, size: usize) {
-        if p.is_null() {
-            emergency(Exhausted::Memory);
-        }
-        let live = (LIVE.fetch_add(size, Ordering::Relaxed) + size) as u64;
-        let (soft, hard) = (SOFT.load(Ordering::Relaxed), HARD.load(Ordering::Relaxed));
-        if hard != 0 && live > hard {
-            emergency(Exhausted::Memory);
-        }
-        if soft != 0 && live > soft {
-            budget::set_memory_exhausted();
-        }
+/// `p`, unless it is null: then the memory is exhausted.
+fn refused(p: *mut u8) -> *mut u8 {
+    if p.is_null() {
+        emergency(Exhausted::Memory);
     }
+    p
 }
 
 /// How the emergency verdict is written.
@@ -171,10 +149,6 @@ pub fn start(style: Style, start: Instant, timeout: Option<Duration>, memory_mb:
     let memory = memory_mb.map(|mb| effective_limit(mb.saturating_mul(1 << 20)));
     let deadline = timeout.and_then(|t| start.checked_add(t));
     budget::install(Budget { deadline, memory });
-    if let Some(m) = memory {
-        SOFT.store(m / 10 * 9, Ordering::Relaxed);
-        HARD.store(m, Ordering::Relaxed);
-    }
     let _ = std::thread::Builder::new()
         .name("watchdog".into())
         .stack_size(64 << 10)

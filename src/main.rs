@@ -29,7 +29,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[global_allocator]
-static ALLOC: guard::CountingAlloc = guard::CountingAlloc;
+static ALLOC: guard::GuardedAlloc = guard::GuardedAlloc;
 
 #[derive(Parser)]
 #[command(

@@ -13,7 +13,6 @@ use std::path::Path;
 pub fn library() -> Compiled {
     Compiled {
         tables: &shapecheck_library::COMPILED,
-        spec: shapecheck_library::spec(),
         name: "standard library",
     }
 }

@@ -4,23 +4,26 @@
 //! becomes one [`CompiledSpec`] of tables of [`PredicateEntry`], [`InvariantEntry`] and
 //! [`StructureEntry`] (dynamic lookup by name, e.g. for a predicate a refinement discovered).
 //!
-//! Compiled evaluators agree with the interpreter ([`crate::eval::Evaluator`]): `eval2` on an
-//! explicit heap is `true` exactly when the interpreter answers [`Kleene::True`], and `eval3`
-//! equals the interpreter's value on every [`Structure3`].
+//! Compiled evaluators agree with the interpreter: `eval2` on an explicit heap is `true`
+//! exactly when [`crate::eval::Evaluator`] answers [`Kleene::True`], and `eval3` makes the
+//! calls [`crate::sem::formula3`] makes on any [`Sem3`], so it returns the same value.
 
-use crate::eval::{ExplicitHeap, Kleene, Structure3};
+use crate::eval::{ExplicitHeap, Kleene};
 use crate::ir::{Generator, InvId, Invariant, PredId, Predicate, Spec, StructId, Structure};
+use crate::sem::Sem3;
 
 /// A compiled two-valued evaluator of a predicate: heap, fields bound to its roles, tracked
 /// pointer, node arguments.
 pub type PredEval2 = fn(&ExplicitHeap, &[&str], Option<&str>, &[usize]) -> bool;
-/// A compiled three-valued evaluator of a predicate.
-pub type PredEval3 = fn(&dyn Structure3, &[&str], Option<&str>, &[usize]) -> Kleene;
+/// A compiled three-valued evaluator of a predicate: the engine's semantics, field indices
+/// bound to its roles, node arguments.
+pub type PredEval3 = fn(&dyn Sem3, &[usize], &[usize]) -> Kleene;
 /// A compiled two-valued evaluator of a closed formula (an invariant, a structure's
 /// invariants): heap and fields bound to its roles.
 pub type ClosedEval2 = fn(&ExplicitHeap, &[&str]) -> bool;
-/// A compiled three-valued evaluator of a closed formula.
-pub type ClosedEval3 = fn(&dyn Structure3, &[&str]) -> Kleene;
+/// A compiled three-valued evaluator of a closed formula: the engine's semantics and the
+/// field indices bound to its roles.
+pub type ClosedEval3 = fn(&dyn Sem3, &[usize]) -> Kleene;
 
 /// A compiled instrumentation predicate.
 ///
@@ -41,8 +44,9 @@ pub trait CompiledPredicate {
     fn decl() -> &'static Predicate;
     /// Its value on an explicit heap.
     fn eval2(heap: &ExplicitHeap, fields: &[&str], pointer: Option<&str>, args: &[usize]) -> bool;
-    /// Its value on a three-valued structure (Kleene logic).
-    fn eval3(s: &dyn Structure3, fields: &[&str], pointer: Option<&str>, args: &[usize]) -> Kleene;
+    /// Its value through an engine's three-valued semantics (Kleene logic), with field
+    /// indices bound to its roles (see [`crate::sem`]).
+    fn eval3(c: &dyn Sem3, roles: &[usize], args: &[usize]) -> Kleene;
     /// Its row in [`CompiledSpec::predicates`].
     const ENTRY: PredicateEntry = PredicateEntry {
         name: Self::NAME,
@@ -70,8 +74,8 @@ pub trait CompiledInvariant {
     fn decl() -> &'static Invariant;
     /// Its value on an explicit heap.
     fn eval2(heap: &ExplicitHeap, fields: &[&str]) -> bool;
-    /// Its value on a three-valued structure.
-    fn eval3(s: &dyn Structure3, fields: &[&str]) -> Kleene;
+    /// Its value through an engine's three-valued semantics.
+    fn eval3(c: &dyn Sem3, roles: &[usize]) -> Kleene;
     /// Its row in [`CompiledSpec::invariants`].
     const ENTRY: InvariantEntry = InvariantEntry {
         name: Self::NAME,
@@ -100,8 +104,8 @@ pub trait CompiledStructure {
     fn decl() -> &'static Structure;
     /// Whether an explicit heap satisfies all its invariants, roles bound to `fields`.
     fn invariants_hold(heap: &ExplicitHeap, fields: &[&str]) -> bool;
-    /// The conjunction of its invariants on a three-valued structure.
-    fn invariants3(s: &dyn Structure3, fields: &[&str]) -> Kleene;
+    /// The conjunction of its invariants through an engine's three-valued semantics.
+    fn invariants3(c: &dyn Sem3, roles: &[usize]) -> Kleene;
     /// Its row in [`CompiledSpec::structures`].
     const ENTRY: StructureEntry = StructureEntry {
         name: Self::NAME,

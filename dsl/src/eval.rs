@@ -6,8 +6,9 @@
 //! the tracked pointer and the summary predicate, each with a Kleene value.
 
 use crate::ir::*;
+use crate::sem::{Plain, formula3, predicate3};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Kleene's three truth values, ordered `False < Half < True`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -99,35 +100,16 @@ impl Structure3 for ExplicitHeap {
     }
 }
 
-/// A closure matrix's cache key: the relation, the fields bound to its roles, the tracked
-/// pointer, and whether the closure is reflexive.
-type ClosureKey = (Rel, Vec<String>, Option<String>, bool);
-
-/// An evaluator of one spec on one structure, with a cache of closures.
+/// The interpreter on one structure: [`crate::sem::formula3`] over [`crate::sem::Plain`].
 pub struct Evaluator<'a> {
     spec: &'a Spec,
     s: &'a dyn Structure3,
-    nodes: Vec<usize>,
-    closures: RefCell<HashMap<ClosureKey, Vec<Vec<Kleene>>>>,
-}
-
-/// The context of one formula: fields bound to the enclosing declaration's roles, the tracked
-/// pointer, and the values of the variable slots.
-struct Ctx<'c> {
-    fields: &'c [String],
-    pointer: Option<&'c str>,
-    env: Vec<usize>,
 }
 
 impl<'a> Evaluator<'a> {
     /// An evaluator of `spec` on `s`.
     pub fn new(spec: &'a Spec, s: &'a dyn Structure3) -> Self {
-        Evaluator {
-            spec,
-            s,
-            nodes: s.nodes(),
-            closures: RefCell::new(HashMap::new()),
-        }
+        Evaluator { spec, s }
     }
 
     /// The value of predicate `p` with its roles bound to `fields`, its tracked pointer (if
@@ -139,141 +121,23 @@ impl<'a> Evaluator<'a> {
         pointer: Option<&str>,
         args: &[usize],
     ) -> Kleene {
-        let pred = &self.spec.predicates[p.0];
-        let mut env = vec![0; pred.slots.max(args.len())];
-        env[..args.len()].copy_from_slice(args);
-        let mut ctx = Ctx {
-            fields,
-            pointer,
-            env,
-        };
-        self.eval(&pred.body, &mut ctx)
+        let c = Plain::new(self.s, fields, pointer);
+        let roles: Vec<usize> = (0..fields.len()).collect();
+        predicate3(self.spec, &c, p, &roles, args)
     }
 
     /// The value of invariant `i` with its roles bound to `fields`.
     pub fn invariant(&self, i: InvId, fields: &[String]) -> Kleene {
         let inv = &self.spec.invariants[i.0];
-        let mut ctx = Ctx {
-            fields,
-            pointer: None,
-            env: vec![0; inv.slots],
-        };
-        self.eval(&inv.body, &mut ctx)
-    }
-
-    fn eval(&self, f: &Formula, c: &mut Ctx) -> Kleene {
-        match f {
-            Formula::True => Kleene::True,
-            Formula::False => Kleene::False,
-            Formula::Eq(a, b) => self.equal(c.env[*a], c.env[*b]),
-            Formula::Field(r, a, b) => self.s.field(&c.fields[*r], c.env[*a], c.env[*b]),
-            Formula::Pointer(a) => match c.pointer {
-                Some(x) => self.s.pointer(x, c.env[*a]),
-                None => Kleene::False,
-            },
-            Formula::Summary(a) => self.s.summary(c.env[*a]),
-            Formula::Pred(p, roles, args) => {
-                let fields: Vec<String> = roles.iter().map(|r| c.fields[*r].clone()).collect();
-                let vals: Vec<usize> = args.iter().map(|a| c.env[*a]).collect();
-                self.predicate(*p, &fields, c.pointer, &vals)
-            }
-            Formula::Closure {
-                rel,
-                reflexive,
-                from,
-                to,
-            } => {
-                let m = self.closure(rel, *reflexive, c);
-                let (i, j) = (self.index(c.env[*from]), self.index(c.env[*to]));
-                match (i, j) {
-                    (Some(i), Some(j)) => m[i][j],
-                    _ => Kleene::False,
-                }
-            }
-            Formula::Not(a) => self.eval(a, c).not(),
-            Formula::And(a, b) => self.eval(a, c).and(self.eval(b, c)),
-            Formula::Or(a, b) => self.eval(a, c).or(self.eval(b, c)),
-            Formula::Implies(a, b) => self.eval(a, c).implies(self.eval(b, c)),
-            Formula::Iff(a, b) => self.eval(a, c).iff(self.eval(b, c)),
-            Formula::Exists(v, body) => self.quantify(*v, body, c, Kleene::False, Kleene::or),
-            Formula::Forall(v, body) => self.quantify(*v, body, c, Kleene::True, Kleene::and),
-        }
-    }
-
-    fn quantify(
-        &self,
-        v: Var,
-        body: &Formula,
-        c: &mut Ctx,
-        unit: Kleene,
-        op: fn(Kleene, Kleene) -> Kleene,
-    ) -> Kleene {
-        let saved = c.env[v];
-        let mut acc = unit;
-        for &n in &self.nodes {
-            c.env[v] = n;
-            acc = op(acc, self.eval(body, c));
-        }
-        c.env[v] = saved;
-        acc
-    }
-
-    /// Node equality: a summary node is only possibly equal to itself.
-    fn equal(&self, a: usize, b: usize) -> Kleene {
-        if a != b {
-            Kleene::False
-        } else {
-            self.s.summary(a).not()
-        }
-    }
-
-    fn index(&self, n: usize) -> Option<usize> {
-        self.nodes.iter().position(|x| *x == n)
-    }
-
-    /// The (reflexive-)transitive closure of a relation as a matrix over the universe:
-    /// the best path value, a path's value being the minimum of its edges (max-min closure).
-    #[allow(clippy::needless_range_loop)] // Floyd-Warshall reads best with indices
-    fn closure(&self, rel: &Rel, reflexive: bool, c: &Ctx) -> Vec<Vec<Kleene>> {
-        let fields: Vec<String> = match rel {
-            Rel::Field(r) => vec![c.fields[*r].clone()],
-            Rel::Pred(_, roles) => roles.iter().map(|r| c.fields[*r].clone()).collect(),
-        };
-        let key = (
-            rel.clone(),
-            fields.clone(),
-            c.pointer.map(str::to_string),
-            reflexive,
-        );
-        if let Some(m) = self.closures.borrow().get(&key) {
-            return m.clone();
-        }
-        let n = self.nodes.len();
-        let mut m = vec![vec![Kleene::False; n]; n];
-        for i in 0..n {
-            for j in 0..n {
-                let (a, b) = (self.nodes[i], self.nodes[j]);
-                m[i][j] = match rel {
-                    Rel::Field(_) => self.s.field(&fields[0], a, b),
-                    Rel::Pred(p, _) => self.predicate(*p, &fields, c.pointer, &[a, b]),
-                };
-            }
-        }
-        for k in 0..n {
-            for i in 0..n {
-                for j in 0..n {
-                    let via = m[i][k].and(m[k][j]);
-                    m[i][j] = m[i][j].or(via);
-                }
-            }
-        }
-        if reflexive {
-            for i in 0..n {
-                m[i][i] = m[i][i].or(self.equal(self.nodes[i], self.nodes[i]));
-            }
-        }
-        self.closures.borrow_mut().insert(key, m.clone());
-        m
+        let c = Plain::new(self.s, fields, None);
+        let roles: Vec<usize> = (0..fields.len()).collect();
+        formula3(
+            self.spec,
+            &c,
+            &inv.body,
+            &roles,
+            &RefCell::new(vec![0; inv.slots]),
+        )
     }
 }
 

@@ -17,6 +17,7 @@ pub mod ir;
 pub mod lattice;
 pub mod parser;
 pub mod print;
+pub mod sem;
 
 #[doc(hidden)]
 #[path = "private.rs"]

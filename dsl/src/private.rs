@@ -2,12 +2,11 @@
 //! (`::shapecheck_dsl::__private::...`); not a stable interface.
 //!
 //! Generated code holds the formulas compiled to nested calls; the algorithms it needs live
-//! here: quantifiers over the universe, transitive closure, node equality with summary nodes,
-//! and builders for the IR as data. [`Ctx2`] evaluates on explicit heaps with Booleans,
-//! [`Ctx3`] on three-valued structures with [`Kleene`] values, exactly as
-//! [`crate::eval::Evaluator`] does.
+//! here: quantifiers over the universe, transitive closure, and builders for the IR as data.
+//! [`Ctx2`] evaluates on explicit heaps with Booleans, exactly as [`crate::eval::Evaluator`]
+//! does; three-valued code calls an engine's [`crate::sem::Sem3`].
 
-use crate::eval::{ExplicitHeap, Kleene, Structure3};
+use crate::eval::ExplicitHeap;
 use crate::ir::Formula;
 
 /// The node arguments of a compiled predicate as an array.
@@ -90,101 +89,6 @@ impl<'a> Ctx2<'a> {
     }
 }
 
-/// Three-valued evaluation on a structure with a tracked pointer.
-pub struct Ctx3<'a> {
-    s: &'a dyn Structure3,
-    nodes: Vec<usize>,
-    pointer: Option<&'a str>,
-}
-
-impl<'a> Ctx3<'a> {
-    /// A context for `s` with the tracked pointer `pointer`.
-    pub fn new(s: &'a dyn Structure3, pointer: Option<&'a str>) -> Self {
-        Ctx3 {
-            s,
-            nodes: s.nodes(),
-            pointer,
-        }
-    }
-
-    /// `field(a, b)`.
-    pub fn field(&self, field: &str, a: usize, b: usize) -> Kleene {
-        self.s.field(field, a, b)
-    }
-
-    /// `x(a)` for the tracked pointer `x` (0 without one).
-    pub fn pointer(&self, a: usize) -> Kleene {
-        match self.pointer {
-            Some(x) => self.s.pointer(x, a),
-            None => Kleene::False,
-        }
-    }
-
-    /// `sm(a)`.
-    pub fn summary(&self, a: usize) -> Kleene {
-        self.s.summary(a)
-    }
-
-    /// `a == b`: a summary node is only possibly equal to itself.
-    pub fn eq(&self, a: usize, b: usize) -> Kleene {
-        if a == b {
-            self.s.summary(a).not()
-        } else {
-            Kleene::False
-        }
-    }
-
-    /// `exists v. body(v)`: the maximum over the universe.
-    pub fn exists(&self, body: impl Fn(usize) -> Kleene) -> Kleene {
-        let mut acc = Kleene::False;
-        for &n in &self.nodes {
-            acc = acc.or(body(n));
-            if acc == Kleene::True {
-                break;
-            }
-        }
-        acc
-    }
-
-    /// `forall v. body(v)`: the minimum over the universe.
-    pub fn forall(&self, body: impl Fn(usize) -> Kleene) -> Kleene {
-        let mut acc = Kleene::True;
-        for &n in &self.nodes {
-            acc = acc.and(body(n));
-            if acc == Kleene::False {
-                break;
-            }
-        }
-        acc
-    }
-
-    /// `rel+(from, to)`, or `rel*(from, to)` when `reflexive`: the best path value, a path's
-    /// value being the minimum of its edges (the max-min closure).
-    pub fn closure(
-        &self,
-        reflexive: bool,
-        from: usize,
-        to: usize,
-        rel: impl Fn(usize, usize) -> Kleene,
-    ) -> Kleene {
-        let pos = |x| self.nodes.iter().position(|n| *n == x);
-        let (Some(i), Some(j)) = (pos(from), pos(to)) else {
-            return Kleene::False;
-        };
-        let m: Vec<Vec<Kleene>> = (self.nodes.iter())
-            .map(|&a| self.nodes.iter().map(|&b| rel(a, b)).collect())
-            .collect();
-        let mut best = [Kleene::True, Kleene::Half]
-            .into_iter()
-            .find(|&level| search(m.len(), i, j, |a, b| m[a][b] >= level))
-            .unwrap_or(Kleene::False);
-        if reflexive && i == j {
-            best = best.or(self.eq(from, from));
-        }
-        best
-    }
-}
-
 /// Whether a path of at least one edge leads from `from` to `to` among nodes `0..n`.
 fn search(n: usize, from: usize, to: usize, edge: impl Fn(usize, usize) -> bool) -> bool {
     let mut seen = vec![false; n];
@@ -256,42 +160,6 @@ pub mod build {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use Kleene::*;
-
-    /// A three-node structure: 0 -> 1 (1/2), 1 -> 2 (1), 2 -> 0 (1/2); node 2 a summary.
-    struct Tri;
-
-    impl Structure3 for Tri {
-        fn nodes(&self) -> Vec<usize> {
-            vec![0, 1, 2]
-        }
-        fn field(&self, _: &str, a: usize, b: usize) -> Kleene {
-            match (a, b) {
-                (0, 1) | (2, 0) => Half,
-                (1, 2) => True,
-                _ => False,
-            }
-        }
-        fn pointer(&self, _: &str, n: usize) -> Kleene {
-            Kleene::from_bool(n == 0)
-        }
-        fn summary(&self, n: usize) -> Kleene {
-            if n == 2 { Half } else { False }
-        }
-    }
-
-    #[test]
-    fn closure_takes_the_best_path_minimum() {
-        let c = Ctx3::new(&Tri, Some("x"));
-        let rel = |a, b| c.field("next", a, b);
-        assert_eq!(c.closure(false, 1, 2, rel), True);
-        assert_eq!(c.closure(false, 0, 2, rel), Half);
-        assert_eq!(c.closure(false, 1, 1, rel), Half);
-        assert_eq!(c.closure(true, 1, 1, rel), True);
-        assert_eq!(c.closure(true, 2, 2, rel), Half);
-        assert_eq!(c.closure(true, 0, 7, rel), False);
-    }
-
     #[test]
     fn explicit_closure_needs_an_edge_unless_reflexive() {
         let heap = ExplicitHeap {

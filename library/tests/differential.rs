@@ -1,12 +1,17 @@
 //! Compiled against interpreted: on random explicit heaps and random three-valued structures,
 //! every library predicate, invariant and structure compiled by `spec!` gives exactly the value
-//! the interpreter (`shapecheck_dsl::eval::Evaluator`) gives, for every binding of its roles to
-//! fields, every tracked pointer and every tuple of node arguments.
+//! the interpreter (`shapecheck_dsl::eval::Evaluator`, `shapecheck_dsl::sem::predicate3`)
+//! gives, for every binding of its roles to fields, every tracked pointer and every tuple of
+//! node arguments; three-valued, the compiled code also makes exactly the interpreter's calls
+//! of the engine semantics (`Sem3`), in the same order, so that an engine that tracks what a
+//! value read (the shape analysis) gets the same answers from both.
 
 use proptest::prelude::*;
 use shapecheck_dsl::eval::{Evaluator, ExplicitHeap, Kleene, Structure3};
 use shapecheck_dsl::ir::{InvId, PredId, Spec, StructId};
+use shapecheck_dsl::sem::{Bound, Plain, Sem3, predicate3};
 use shapecheck_library::COMPILED;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
@@ -174,20 +179,103 @@ fn predicates_agree_2(heap: &ExplicitHeap) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Compiled `eval3` of every predicate equals the interpreter.
+/// A [`Sem3`] that answers as [`Plain`] does and records every call it gets.
+struct Recorder<'a> {
+    inner: Plain<'a>,
+    log: RefCell<Vec<String>>,
+}
+
+impl Recorder<'_> {
+    fn note(&self, s: String) {
+        self.log.borrow_mut().push(s);
+    }
+}
+
+impl Sem3 for Recorder<'_> {
+    fn eq(&self, a: usize, b: usize) -> Kleene {
+        self.note(format!("eq {a} {b}"));
+        self.inner.eq(a, b)
+    }
+    fn field(&self, f: usize, a: usize, b: usize) -> Kleene {
+        self.note(format!("field {f} {a} {b}"));
+        self.inner.field(f, a, b)
+    }
+    fn pointer(&self, a: usize) -> Kleene {
+        self.note(format!("pointer {a}"));
+        self.inner.pointer(a)
+    }
+    fn summary(&self, a: usize) -> Kleene {
+        self.note(format!("summary {a}"));
+        self.inner.summary(a)
+    }
+    fn and(&self, a: &dyn Fn() -> Kleene, b: &dyn Fn() -> Kleene) -> Kleene {
+        self.note("and".into());
+        self.inner.and(a, b)
+    }
+    fn or(&self, a: &dyn Fn() -> Kleene, b: &dyn Fn() -> Kleene) -> Kleene {
+        self.note("or".into());
+        self.inner.or(a, b)
+    }
+    fn implies(&self, a: &dyn Fn() -> Kleene, b: &dyn Fn() -> Kleene) -> Kleene {
+        self.note("implies".into());
+        self.inner.implies(a, b)
+    }
+    fn iff(&self, a: &dyn Fn() -> Kleene, b: &dyn Fn() -> Kleene) -> Kleene {
+        self.note("iff".into());
+        self.inner.iff(a, b)
+    }
+    fn exists(&self, body: &dyn Fn(usize) -> Kleene) -> Kleene {
+        self.note("exists".into());
+        self.inner.exists(body)
+    }
+    fn forall(&self, body: &dyn Fn(usize) -> Kleene) -> Kleene {
+        self.note("forall".into());
+        self.inner.forall(body)
+    }
+    fn pred(
+        &self,
+        p: PredId,
+        roles: &[usize],
+        args: &[usize],
+        body: &dyn Fn(&[usize], &[usize]) -> Kleene,
+    ) -> Kleene {
+        self.note(format!("pred {} {roles:?} {args:?}", p.0));
+        body(roles, args)
+    }
+    fn closure(
+        &self,
+        rel: &Bound,
+        reflexive: bool,
+        a: usize,
+        b: usize,
+        value: &dyn Fn(usize, usize) -> Kleene,
+    ) -> Kleene {
+        self.note(format!("closure {rel:?} {reflexive} {a} {b}"));
+        self.inner.closure(rel, reflexive, a, b, value)
+    }
+}
+
+/// Compiled `eval3` of every predicate equals the interpreter, call for call.
 fn predicates_agree_3(s: &Tables) -> Result<(), TestCaseError> {
-    let ev = Evaluator::new(&LOADED, s);
     for (i, p) in LOADED.predicates.iter().enumerate() {
         let entry = COMPILED
             .predicate(&p.name)
             .expect("every predicate is compiled");
         for fields in bindings(&FIELDS3, p.roles.len()) {
+            let names = owned(&fields);
+            let roles: Vec<usize> = (0..names.len()).collect();
             for pointer in pointers(p.pointer.is_some()) {
                 for args in tuples(&s.nodes, p.arity) {
-                    let want = ev.predicate(PredId(i), &owned(&fields), pointer, &args);
-                    let got = (entry.eval3)(s, &fields, pointer, &args);
+                    let record = || Recorder {
+                        inner: Plain::new(s, &names, pointer),
+                        log: RefCell::new(vec![]),
+                    };
+                    let (ri, rc) = (record(), record());
+                    let want = predicate3(&LOADED, &ri, PredId(i), &roles, &args);
+                    let got = (entry.eval3)(&rc, &roles, &args);
                     let at = format!("{}{fields:?}<{pointer:?}>{args:?}", p.name);
                     prop_assert_eq!(got, want, "{}", at);
+                    prop_assert_eq!(rc.log.into_inner(), ri.log.into_inner(), "{}", at);
                 }
             }
         }
@@ -208,7 +296,10 @@ fn invariants_agree(
             .expect("every invariant is compiled");
         for b in bindings(fields, inv.roles.len()) {
             let want = ev.invariant(InvId(i), &owned(&b));
-            prop_assert_eq!((entry.eval3)(s, &b), want, "{}{:?}", inv.name, b);
+            let names = owned(&b);
+            let roles: Vec<usize> = (0..names.len()).collect();
+            let c = Plain::new(s, &names, None);
+            prop_assert_eq!((entry.eval3)(&c, &roles), want, "{}{:?}", inv.name, b);
             if let Some(heap) = heap {
                 let got = (entry.eval2)(heap, &b);
                 prop_assert_eq!(got, want == Kleene::True, "{}{:?}", inv.name, b);
@@ -224,7 +315,10 @@ fn invariants_agree(
                 let bound: Vec<String> = u.roles.iter().map(|r| b[*r].to_string()).collect();
                 acc.and(ev.invariant(u.inv, &bound))
             });
-            prop_assert_eq!((entry.invariants3)(s, &b), want, "{}{:?}", st.name, b);
+            let names = owned(&b);
+            let roles: Vec<usize> = (0..names.len()).collect();
+            let c = Plain::new(s, &names, None);
+            prop_assert_eq!((entry.invariants3)(&c, &roles), want, "{}{:?}", st.name, b);
             if let Some(heap) = heap {
                 let got = (entry.invariants_hold)(heap, &b);
                 prop_assert_eq!(got, want == Kleene::True, "{}{:?}", st.name, b);

@@ -10,6 +10,7 @@
 use shapecheck_dsl::compiled::{CompiledPredicate, CompiledStructure};
 use shapecheck_dsl::eval::{Evaluator, ExplicitHeap, Kleene, Structure3};
 use shapecheck_dsl::ir::{InvId, PredId};
+use shapecheck_dsl::sem::Plain;
 
 /// The golden snapshot's code, compiled as written.
 mod small_source {
@@ -96,7 +97,9 @@ fn agrees(compiled: &shapecheck_dsl::compiled::CompiledSpec) {
                 let want2 = ev2.predicate(e.id, &owned, Some("x"), args) == Kleene::True;
                 let want3 = ev3.predicate(e.id, &owned, Some("x"), args);
                 assert_eq!((e.eval2)(&explicit, fields, Some("x"), args), want2);
-                assert_eq!((e.eval3)(&blurred, fields, Some("x"), args), want3);
+                let c = Plain::new(&blurred, &owned, Some("x"));
+                let roles: Vec<usize> = (0..owned.len()).collect();
+                assert_eq!((e.eval3)(&c, &roles, args), want3);
             }
         }
     }
@@ -104,7 +107,8 @@ fn agrees(compiled: &shapecheck_dsl::compiled::CompiledSpec) {
         for fields in bindings {
             let owned = vec![fields[0].to_string()];
             let want = ev3.invariant(e.id, &owned);
-            assert_eq!((e.eval3)(&blurred, &fields[..1]), want, "{}", e.name);
+            let c = Plain::new(&blurred, &owned, None);
+            assert_eq!((e.eval3)(&c, &[0]), want, "{}", e.name);
             let want = ev2.invariant(e.id, &owned) == Kleene::True;
             assert_eq!((e.eval2)(&explicit, &fields[..1]), want, "{}", e.name);
         }

@@ -5,6 +5,7 @@
 
 use shapecheck_dsl::eval::Kleene;
 use shapecheck_dsl::ir::{Generator, StructId as SpecStruct};
+use shapecheck_runtime::engine::domain::Compiled;
 use shapecheck_runtime::program::frontend;
 use shapecheck_runtime::program::ir::{Program, StructId, VarId};
 use shapecheck_runtime::program::property::PropertySet;
@@ -14,6 +15,12 @@ use shapecheck_runtime::techniques::seed000::shape::graph::Graph;
 use shapecheck_runtime::techniques::seed000::shape::vocab::{ShapeType, Vocab};
 use std::collections::BTreeSet;
 use std::io::Write;
+
+/// The standard library as compiled code.
+static LIBRARY: Compiled = Compiled {
+    tables: &shapecheck_library::COMPILED,
+    name: "standard library",
+};
 
 const BUILD: &str = r#"
 #include <stdlib.h>
@@ -103,7 +110,7 @@ fn analyse(src: &str, families: &[&str]) -> (bool, Option<String>) {
     let prog = load(src);
     let vocab = Vocab::new(
         &prog,
-        shapecheck_library::spec(),
+        &LIBRARY,
         &[dll(&prog, families)],
         &all_pointers(&prog),
     );
@@ -147,7 +154,7 @@ fn coerce_derives_back_pointers_from_cancellation() {
     let prog = load(&correct);
     let vocab = Vocab::new(
         &prog,
-        shapecheck_library::spec(),
+        &LIBRARY,
         &[dll(&prog, &["cancellation"])],
         &BTreeSet::new(),
     );
@@ -177,12 +184,7 @@ fn coerce_derives_back_pointers_from_cancellation() {
 #[test]
 fn blur_merges_nodes_that_agree_on_abstraction_predicates() {
     let prog = load(&BUILD.replace("LINK", "t->pred = p;"));
-    let vocab = Vocab::new(
-        &prog,
-        shapecheck_library::spec(),
-        &[dll(&prog, &[])],
-        &BTreeSet::new(),
-    );
+    let vocab = Vocab::new(&prog, &LIBRARY, &[dll(&prog, &[])], &BTreeSet::new());
     let s = node_struct(&prog);
     let mut g = Graph::empty(&vocab);
     let succ = vocab.field_pred(vocab.field(s, "succ").expect("succ"));

@@ -7,6 +7,7 @@
 //! drops a structure it should keep); with `SHAPECHECK_DEBUG=1` the failing simulation prints
 //! where the run was lost and the shape graphs before that step.
 
+use shapecheck_runtime::engine::domain::Compiled;
 use shapecheck_runtime::engine::feasibility::PathStep;
 use shapecheck_runtime::explicit::explore::{Explorer, Limits, Outcome};
 use shapecheck_runtime::explicit::sample::{RecursiveType, recursive_types};
@@ -20,6 +21,12 @@ use shapecheck_runtime::techniques::seed000::shape::vocab::{ShapeType, Vocab};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The standard library as compiled code.
+static LIBRARY: Compiled = Compiled {
+    tables: &shapecheck_library::COMPILED,
+    name: "standard library",
+};
 
 fn seed_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../benchmarks/seed-000")
@@ -71,8 +78,7 @@ fn follows(prog: &Program, checks: &PropertySet, s: &Scg, path: &[PathStep]) -> 
             fields: s.binding.fields.clone(),
         })
         .collect();
-    let spec = shapecheck_library::spec();
-    let vocab = Vocab::new(prog, spec, &types, &all_pointers(prog));
+    let vocab = Vocab::new(prog, &LIBRARY, &types, &all_pointers(prog));
     let cons = Constraints::new(&vocab);
     // The constraints the lazy analysis uses for valid-memtrack.
     let cons = if checks.has(Property::ValidMemtrack) {

@@ -1,12 +1,14 @@
-//! A formula compiled to an expression: nested calls on a context `c` (`Ctx2` for Booleans on
-//! explicit heaps, `Ctx3` for Kleene values on three-valued structures), with the fields bound
-//! to the declaration's roles in `fields` and variable slot `i` in the Rust variable `vi`.
-//! Quantifiers become closures passed to `c.exists`/`c.forall`, closures of relations calls of
-//! `c.closure`, and predicate atoms direct calls of the other predicate's compiled body.
+//! A formula compiled to an expression: nested calls on a context `c`, with variable slot `i`
+//! in the Rust variable `vi`. Two-valued (`Ctx2`, Booleans on explicit heaps): the fields bound
+//! to the declaration's roles are names in `fields`, predicate atoms direct calls of the other
+//! predicate's compiled body. Three-valued (`&dyn shapecheck_dsl::sem::Sem3`, the engine's
+//! semantics): the roles are field indices in `roles`, and every atom, connective, quantifier,
+//! predicate atom and closure is a call of the context, in the order the interpreter
+//! (`shapecheck_dsl::sem::formula3`) makes them, so the two agree.
 
 use super::Names;
 use super::text::{lit, var};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use shapecheck_dsl::ir::{Formula, PredId, Rel};
 
@@ -32,7 +34,7 @@ impl Mode {
     pub fn ctx(self) -> TokenStream {
         match self {
             Mode::Two => quote!(::shapecheck_dsl::__private::Ctx2<'_>),
-            Mode::Three => quote!(::shapecheck_dsl::__private::Ctx3<'_>),
+            Mode::Three => quote!(dyn ::shapecheck_dsl::sem::Sem3),
         }
     }
 
@@ -83,6 +85,9 @@ fn operand(f: &Formula, m: Mode, names: &Names) -> TokenStream {
 
 /// `f` compiled in mode `m`, as a whole expression (a body, a closure's result).
 pub fn compile(f: &Formula, m: Mode, names: &Names) -> TokenStream {
+    if m == Mode::Three {
+        return compile3(f, names);
+    }
     let go = |g: &Formula| operand(g, m, names);
     match f {
         Formula::True => m.constant(true),
@@ -119,6 +124,113 @@ pub fn compile(f: &Formula, m: Mode, names: &Names) -> TokenStream {
         Formula::Exists(v, body) => quantifier("exists", *v, body, compile(body, m, names)),
         Formula::Forall(v, body) => quantifier("forall", *v, body, compile(body, m, names)),
     }
+}
+
+/// `f` compiled three-valued, against `c: &dyn Sem3` and `roles: &[usize]`.
+fn compile3(f: &Formula, names: &Names) -> TokenStream {
+    let go = |g: &Formula| compile3(g, names);
+    let kleene = quote!(::shapecheck_dsl::eval::Kleene);
+    let connective = |op: &str, a: &Formula, b: &Formula| {
+        let (op, a, b) = (format_ident!("{op}"), go(a), go(b));
+        quote!(c.#op(&|| #a, &|| #b))
+    };
+    match f {
+        Formula::True => quote!(#kleene::True),
+        Formula::False => quote!(#kleene::False),
+        Formula::Eq(a, b) => call("eq", &[*a, *b]),
+        Formula::Field(r, a, b) => {
+            let (r, a, b) = (lit(*r), var(*a), var(*b));
+            quote!(::shapecheck_dsl::sem::role_field(c, roles, #r, #a, #b))
+        }
+        Formula::Pointer(a) => call("pointer", &[*a]),
+        Formula::Summary(a) => call("summary", &[*a]),
+        Formula::Pred(p, rs, args) => {
+            let args: Vec<TokenStream> = args.iter().map(|a| var(*a).into_token_stream()).collect();
+            pred3(*p, &bound(rs), &args, names)
+        }
+        Formula::Closure {
+            rel,
+            reflexive,
+            from,
+            to,
+        } => closure3(rel, *reflexive, var(*from), var(*to), names),
+        Formula::Not(a) => {
+            let a = go(a);
+            quote!((#a).not())
+        }
+        Formula::And(a, b) => connective("and", a, b),
+        Formula::Or(a, b) => connective("or", a, b),
+        Formula::Implies(a, b) => connective("implies", a, b),
+        Formula::Iff(a, b) => connective("iff", a, b),
+        Formula::Exists(v, body) => quantifier3("exists", *v, body, go(body)),
+        Formula::Forall(v, body) => quantifier3("forall", *v, body, go(body)),
+    }
+}
+
+/// `sem::bind(roles, &[r, ...])`: the field indices of a used predicate's roles.
+fn bound(rs: &[usize]) -> TokenStream {
+    let rs = rs.iter().map(|r| lit(*r));
+    quote!(::shapecheck_dsl::sem::bind(roles, &[#(#rs),*]))
+}
+
+/// `c.pred(...)`: predicate `p` (roles `bound`) on `args`, its body the compiled `eval3`.
+fn pred3(p: PredId, bound: &TokenStream, args: &[TokenStream], names: &Names) -> TokenStream {
+    let ty = &names.preds[p.0];
+    let id = lit(p.0);
+    quote!(c.pred(
+        ::shapecheck_dsl::ir::PredId(#id),
+        &#bound,
+        &[#(#args),*],
+        &|r2: &[usize], a2: &[usize]| {
+            <super::predicates::#ty as ::shapecheck_dsl::compiled::CompiledPredicate>::eval3(c, r2, a2)
+        },
+    ))
+}
+
+/// `c.closure(...)` of a field or a predicate bound to our roles, between `from` and `to`.
+fn closure3(rel: &Rel, reflexive: bool, from: Ident, to: Ident, names: &Names) -> TokenStream {
+    let kleene = quote!(::shapecheck_dsl::eval::Kleene);
+    match rel {
+        Rel::Field(r) => {
+            let r = lit(*r);
+            quote!(match ::shapecheck_dsl::sem::role(roles, #r) {
+                ::core::option::Option::Some(f) => c.closure(
+                    &::shapecheck_dsl::sem::Bound::Field(f),
+                    #reflexive,
+                    #from,
+                    #to,
+                    &|x, y| c.field(f, x, y),
+                ),
+                ::core::option::Option::None => #kleene::False,
+            })
+        }
+        Rel::Pred(p, rs) => {
+            let value = pred3(*p, &quote!(b), &[quote!(x), quote!(y)], names);
+            let (id, rs) = (lit(p.0), bound(rs));
+            quote!({
+                let b = #rs;
+                c.closure(
+                    &::shapecheck_dsl::sem::Bound::Pred(::shapecheck_dsl::ir::PredId(#id), b.clone()),
+                    #reflexive,
+                    #from,
+                    #to,
+                    &|x, y| #value,
+                )
+            })
+        }
+    }
+}
+
+/// `c.exists(&|vi| body)`, with `_` when the body does not use the variable.
+fn quantifier3(q: &str, v: usize, body: &Formula, code: TokenStream) -> TokenStream {
+    let q = format_ident!("{q}");
+    let binder = if uses_var(body, v) {
+        let v = var(v);
+        quote!(#v)
+    } else {
+        quote!(_)
+    };
+    quote!(c.#q(&|#binder: usize| #code))
 }
 
 /// `c.method(v_a, ...)`.

@@ -16,10 +16,11 @@ use shapecheck_dsl::lattice;
 fn body_fn(m: Mode, f: &Formula, arity: usize, names: &Names) -> TokenStream {
     let u = uses(f);
     let c = if u.ctx { quote!(c) } else { quote!(_c) };
-    let fields = if u.fields {
-        quote!(fields)
-    } else {
-        quote!(_fields)
+    let (fields, fields_ty) = match (m, u.fields) {
+        (Mode::Two, true) => (quote!(fields), quote!(&[&str])),
+        (Mode::Two, false) => (quote!(_fields), quote!(&[&str])),
+        (Mode::Three, true) => (quote!(roles), quote!(&[usize])),
+        (Mode::Three, false) => (quote!(_roles), quote!(&[usize])),
     };
     let params = (0..arity).map(|v| match uses_var(f, v) {
         true => var(v),
@@ -29,7 +30,7 @@ fn body_fn(m: Mode, f: &Formula, arity: usize, names: &Names) -> TokenStream {
     let code = compile(f, m, names);
     quote! {
         #[allow(clippy::nonminimal_bool, clippy::eq_op, clippy::overly_complex_bool_expr)]
-        pub(super) fn #name(#c: &#ctx, #fields: &[&str], #(#params: usize),*) -> #value {
+        pub(super) fn #name(#c: &#ctx, #fields: #fields_ty, #(#params: usize),*) -> #value {
             #code
         }
     }
@@ -72,14 +73,12 @@ fn predicate_evals(arity: usize) -> TokenStream {
             Self::body2(&c, fields, #(#params),*)
         }
         fn eval3(
-            s: &dyn ::shapecheck_dsl::eval::Structure3,
-            fields: &[&str],
-            pointer: ::core::option::Option<&str>,
+            c: &dyn ::shapecheck_dsl::sem::Sem3,
+            roles: &[usize],
             args: &[usize],
         ) -> ::shapecheck_dsl::eval::Kleene {
             #unpack
-            let c = ::shapecheck_dsl::__private::Ctx3::new(s, pointer);
-            Self::body3(&c, fields, #(#params),*)
+            Self::body3(c, roles, #(#params),*)
         }
     }
 }
@@ -135,10 +134,10 @@ pub fn invariant(spec: &Spec, names: &Names, i: usize) -> TokenStream {
                 Self::body2(&::shapecheck_dsl::__private::Ctx2::new(heap, ::core::option::Option::None), fields)
             }
             fn eval3(
-                s: &dyn ::shapecheck_dsl::eval::Structure3,
-                fields: &[&str],
+                c: &dyn ::shapecheck_dsl::sem::Sem3,
+                roles: &[usize],
             ) -> ::shapecheck_dsl::eval::Kleene {
-                Self::body3(&::shapecheck_dsl::__private::Ctx3::new(s, ::core::option::Option::None), fields)
+                Self::body3(c, roles)
             }
         }
     }
@@ -178,46 +177,51 @@ pub fn structure(spec: &Spec, names: &Names, i: usize) -> TokenStream {
 /// `invariants_hold` (two-valued) or `invariants3`: the conjunction of the structure's
 /// invariants, roles mapped.
 fn invariants_fn(m: Mode, st: &Structure, names: &Names) -> TokenStream {
-    let (name, heap, heap_ty, ctx) = match m {
-        Mode::Two => (
-            quote!(invariants_hold),
-            quote!(heap),
-            quote!(&::shapecheck_dsl::eval::ExplicitHeap),
-            quote!(::shapecheck_dsl::__private::Ctx2::new(
-                heap,
-                ::core::option::Option::None
-            )),
-        ),
-        Mode::Three => (
-            quote!(invariants3),
-            quote!(s),
-            quote!(&dyn ::shapecheck_dsl::eval::Structure3),
-            quote!(::shapecheck_dsl::__private::Ctx3::new(
-                s,
-                ::core::option::Option::None
-            )),
-        ),
-    };
     let (value, body) = (m.value(), m.body());
-    let calls = st.invariants.iter().map(|u| {
-        let ty = &names.invs[u.inv.0];
-        let roles = u.roles.iter().map(|r| lit(*r));
-        quote!(super::invariants::#ty::#body(&c, &[#(fields[#roles]),*]))
-    });
-    let all = match m {
-        Mode::Two => calls.reduce(|a, b| quote!(#a && #b)),
-        Mode::Three => calls.reduce(|a, b| quote!(#a.and(#b))),
-    };
-    match all {
-        None => {
-            let t = m.constant(true);
-            quote!(fn #name(_: #heap_ty, _: &[&str]) -> #value { #t })
-        }
-        Some(all) => quote! {
-            fn #name(#heap: #heap_ty, fields: &[&str]) -> #value {
-                let c = #ctx;
-                #all
+    let calls: Vec<TokenStream> = st
+        .invariants
+        .iter()
+        .map(|u| {
+            let ty = &names.invs[u.inv.0];
+            let roles = u.roles.iter().map(|r| lit(*r));
+            match m {
+                Mode::Two => quote!(super::invariants::#ty::#body(&c, &[#(fields[#roles]),*])),
+                Mode::Three => quote!(super::invariants::#ty::#body(c, &[#(roles[#roles]),*])),
             }
-        },
+        })
+        .collect();
+    match m {
+        Mode::Two => {
+            let all = calls.into_iter().reduce(|a, b| quote!(#a && #b));
+            match all {
+                None => quote!(
+                    fn invariants_hold(
+                        _: &::shapecheck_dsl::eval::ExplicitHeap,
+                        _: &[&str],
+                    ) -> bool {
+                        true
+                    }
+                ),
+                Some(all) => quote! {
+                    fn invariants_hold(heap: &::shapecheck_dsl::eval::ExplicitHeap, fields: &[&str]) -> #value {
+                        let c = ::shapecheck_dsl::__private::Ctx2::new(heap, ::core::option::Option::None);
+                        #all
+                    }
+                },
+            }
+        }
+        Mode::Three => {
+            let all = calls.into_iter().reduce(|a, b| quote!(#a.and(#b)));
+            match all {
+                None => {
+                    quote!(fn invariants3(_: &dyn ::shapecheck_dsl::sem::Sem3, _: &[usize]) -> #value { ::shapecheck_dsl::eval::Kleene::True })
+                }
+                Some(all) => quote! {
+                    fn invariants3(c: &dyn ::shapecheck_dsl::sem::Sem3, roles: &[usize]) -> #value {
+                        #all
+                    }
+                },
+            }
+        }
     }
 }

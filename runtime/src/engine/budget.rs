@@ -3,9 +3,8 @@
 //!
 //! The command line installs the budget once ([`install`]); code anywhere asks [`check`]
 //! (cheap: an atomic load and a clock read) and stops with the [`Exhausted`] reason it gets.
-//! Memory is measured outside this crate (a counting allocator and a watchdog thread in the
-//! binary, which also read the resident size that Z3's allocations add) and reported through
-//! [`set_memory_exhausted`]. Solver calls take their time limit from [`solver_timeout_ms`], so
+//! Memory is measured outside this crate (a watchdog thread in the binary reads the resident
+//! size, Z3's allocations included) and reported through [`set_memory_exhausted`]. Solver calls take their time limit from [`solver_timeout_ms`], so
 //! that a hard query ends with the run instead of past it.
 
 use std::sync::OnceLock;

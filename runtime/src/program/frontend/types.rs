@@ -292,6 +292,11 @@ impl Lowerer<'_> {
                     }
                     None => (String::new(), base.clone()),
                 };
+                if self.incomplete(&ty) {
+                    // A member of incomplete type (the struct itself, a struct declared but
+                    // not defined): a constraint violation the layout cannot take.
+                    return self.unsup(sd.span, format!("member `{name}` of incomplete type"));
+                }
                 members.push(Member { name, ty, width });
             }
         }
@@ -303,6 +308,15 @@ impl Lowerer<'_> {
         def.size = l.size;
         def.complete = true;
         Ok(())
+    }
+
+    /// Whether `ty` is (an array of) a struct or union whose body has not been seen.
+    fn incomplete(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Struct(s) => !self.structs[s.0 as usize].complete,
+            Type::Array(t, _) => self.incomplete(t),
+            _ => false,
+        }
     }
 
     /// The width of a bit-field of type `ty`: a constant from 0 to the type's width.

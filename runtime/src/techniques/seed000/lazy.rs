@@ -534,7 +534,7 @@ impl<'a> Lazy<'a> {
             generator: Some(s.generator.clone()),
             fields: s.binding.fields.clone(),
         };
-        let vocab = Vocab::new(self.prog, self.spec, &types, &self.tracked);
+        let vocab = Vocab::new(self.prog, self.domain, &types, &self.tracked);
         let cons = self.constraints(&vocab);
         let art = Art::new(self.prog, &vocab, &cons, self.checks);
         !art.reaches_error_along(path)
@@ -653,7 +653,7 @@ impl refine::Refinement for Lazy<'_> {
     /// certificate before it is a proof.
     fn explore(&mut self, _: &Task) -> Exploration<Proof> {
         self.rounds += 1;
-        let vocab = Vocab::new(self.prog, self.spec, &self.shape_types(), &self.tracked);
+        let vocab = Vocab::new(self.prog, self.domain, &self.shape_types(), &self.tracked);
         if let Some(why) = address_taken(self.prog, &vocab) {
             return Exploration::Incomplete(why);
         }

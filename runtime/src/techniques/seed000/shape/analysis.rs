@@ -121,7 +121,7 @@ impl<'a> Art<'a> {
     /// A new ART for a vocabulary.
     pub fn new(
         prog: &'a Program,
-        v: &'a Vocab,
+        v: &'a Vocab<'a>,
         cons: &'a Constraints,
         checks: &'a PropertySet,
     ) -> Self {

@@ -493,7 +493,7 @@ fn repeats_on_summary(g: &Graph, args: &[usize], env: &[usize]) -> bool {
 /// What atoms are evaluated with: the vocabulary and, for formula atoms, the round's
 /// snapshot with one lazily built evaluator per instance.
 struct Ctx<'a> {
-    v: &'a Vocab,
+    v: &'a Vocab<'a>,
     snap: Option<&'a Graph>,
     evals: &'a [OnceCell<Eval<'a>>],
 }
@@ -537,7 +537,7 @@ fn value(ctx: &Ctx, g: &Graph, atom: &Atom, env: &[usize]) -> Kleene {
             if e.len() < slots {
                 e.resize(slots, 0);
             }
-            ev.formula(f, &v.instr[*i].roles, &mut e)
+            ev.formula(f, &v.instr[*i].roles, e)
         }
     }
 }

@@ -136,8 +136,8 @@ impl ClosureDelta {
             // A store of an unknown value leaves `1/2` tuples whose cells may have changed.
             let blurred = touched_unknown(v, old, a) || touched_unknown(v, new, a);
             for &b in &en.nodes {
-                let was = eo.formula(&relf, &d.roles, &mut vec![a, b]);
-                let now = en.formula(&relf, &d.roles, &mut vec![a, b]);
+                let was = eo.formula(&relf, &d.roles, vec![a, b]);
+                let now = en.formula(&relf, &d.roles, vec![a, b]);
                 if rank(now) > rank(was) || (blurred && now == H) {
                     d.added.push((a, b));
                 }
@@ -193,8 +193,8 @@ impl ClosureDelta {
             let mut acc = F;
             for (a0, k) in sources(g) {
                 for &(a, b) in edges {
-                    let x = ev.formula(&star, &self.roles, &mut vec![a0, a]);
-                    let y = ev.formula(&star, &self.roles, &mut vec![b, b0]);
+                    let x = ev.formula(&star, &self.roles, vec![a0, a]);
+                    let y = ev.formula(&star, &self.roles, vec![b, b0]);
                     acc = acc.or(k.and(x).and(y));
                     if acc == T {
                         return acc;

@@ -1,17 +1,20 @@
 //! Three-valued evaluation of the spec's defining formulas on shape graphs.
 //!
 //! Consumes a [`Graph`], its [`Vocab`] and an instrumentation predicate instance; produces
-//! Kleene values. Unlike the spec interpreter (`shapecheck_dsl::eval`), a predicate the
-//! formula uses is read from the structure when the vocabulary stores it (that is what makes
-//! stored instrumentation predicates more precise than re-evaluation), closures are max-min
-//! closures over the nodes of the instance's struct type, and the evaluator records whether it
-//! read any tuple that an update changed ([`Changes`]): a value whose formula read no changed
-//! tuple keeps its stored value (the differencing rule of `super::update`).
+//! Kleene values. [`Eval`] is the shape analysis' semantics of formulas (`shapecheck_dsl::sem::
+//! Sem3`): a predicate the formula uses is read from the structure when the vocabulary stores
+//! it (that is what makes stored instrumentation predicates more precise than re-evaluation),
+//! closures are max-min closures over the nodes of the instance's struct type, and the
+//! evaluator records whether it read any tuple that an update changed ([`Changes`]): a value
+//! whose formula read no changed tuple keeps its stored value (the differencing rule of
+//! `super::update`). What drives it is the domain's code for the predicate: compiled by
+//! `spec!` for the standard library, the spec interpreter for a `--spec` file.
 
 use super::graph::{F, Graph, H, T};
-use super::vocab::{Instr, Vocab, bind_roles};
+use super::vocab::{Instr, Vocab};
 use shapecheck_dsl::eval::Kleene;
-use shapecheck_dsl::ir::{Formula, PredId, Rel};
+use shapecheck_dsl::ir::{Formula, PredId};
+use shapecheck_dsl::sem::{self, Bound, Sem3};
 use std::cell::{Cell, RefCell};
 
 /// Which tuples an update changed, indexed like the graph's tables.
@@ -71,12 +74,13 @@ impl Changes {
 /// A relation's closure: the matrix over the instance's nodes and whether it read a change.
 type Closure = (Vec<Kleene>, bool);
 
-/// A computed closure: the relation, its roles, whether reflexive, and the closure.
-type Cached = (Rel, Vec<usize>, bool, Closure);
+/// A computed closure: the bound relation, whether reflexive, and the closure.
+type Cached = (Bound, bool, Closure);
 
-/// An evaluator of one instance's formulas on one graph.
+/// An evaluator of one instance's formulas on one graph: the engine's semantics
+/// ([`Sem3`]) that the domain's compiled code or the spec interpreter drives.
 pub struct Eval<'a> {
-    v: &'a Vocab,
+    v: &'a Vocab<'a>,
     g: &'a Graph,
     inst: &'a Instr,
     changes: Option<&'a Changes>,
@@ -86,13 +90,18 @@ pub struct Eval<'a> {
     pub nodes: Vec<usize>,
     /// Each node's position in `nodes`.
     pos_of: Vec<Option<usize>>,
-    /// The closures computed so far: relation, roles, reflexive, matrix.
+    /// The closures computed so far.
     closures: RefCell<Vec<Cached>>,
 }
 
 impl<'a> Eval<'a> {
     /// An evaluator of instance `inst` on `g`.
-    pub fn new(v: &'a Vocab, g: &'a Graph, inst: &'a Instr, changes: Option<&'a Changes>) -> Self {
+    pub fn new(
+        v: &'a Vocab<'a>,
+        g: &'a Graph,
+        inst: &'a Instr,
+        changes: Option<&'a Changes>,
+    ) -> Self {
         let nodes: Vec<usize> = (0..g.n).filter(|u| g.ty[*u] == inst.strukt).collect();
         let mut pos_of = vec![None; g.n];
         for (i, u) in nodes.iter().enumerate() {
@@ -110,54 +119,24 @@ impl<'a> Eval<'a> {
         }
     }
 
-    /// The value of the instance's defining formula on `args`.
+    /// The value of the instance's defining formula on `args`: the domain's code for the
+    /// predicate (compiled, or the interpreter) driven by this evaluator.
     pub fn instance(&self, args: &[usize]) -> Kleene {
-        let decl = self.v.decl(self.inst.pred);
-        let mut env = vec![0; decl.slots.max(args.len())];
-        env[..args.len()].copy_from_slice(args);
-        self.formula(&decl.body, &self.inst.roles, &mut env)
+        self.v
+            .domain
+            .predicate3(self.inst.pred, self, &self.inst.roles, args)
     }
 
-    /// The value of formula `f` with roles bound to the field indices `roles`.
-    pub fn formula(&self, f: &Formula, roles: &[usize], env: &mut Vec<usize>) -> Kleene {
-        match f {
-            Formula::True => T,
-            Formula::False => F,
-            Formula::Eq(a, b) => self.equal(env[*a], env[*b]),
-            Formula::Field(r, a, b) => match roles.get(*r) {
-                Some(fi) => self.read(self.v.field_pred(*fi), &[env[*a], env[*b]]),
-                None => F,
-            },
-            Formula::Pointer(a) => match self.inst.pointer {
-                Some(x) => self.read(self.v.pt(x), &[env[*a]]),
-                None => F,
-            },
-            Formula::Summary(a) => self.g.sm[env[*a]],
-            Formula::Pred(p, rs, args) => {
-                let bound = bind_roles(roles, rs);
-                let vals: Vec<usize> = args.iter().map(|a| env[*a]).collect();
-                self.pred(*p, &bound, &vals)
-            }
-            Formula::Closure {
-                rel,
-                reflexive,
-                from,
-                to,
-            } => self.closure_at(rel, *reflexive, roles, env[*from], env[*to]),
-            Formula::Not(a) => self.formula(a, roles, env).not(),
-            Formula::And(a, b) => self.connective(a, b, roles, env, false, F),
-            Formula::Or(a, b) => self.connective(a, b, roles, env, false, T),
-            Formula::Implies(a, b) => self.connective(a, b, roles, env, true, T),
-            Formula::Iff(a, b) => self.formula(a, roles, env).iff(self.formula(b, roles, env)),
-            Formula::Exists(x, body) => self.quantify(*x, body, roles, env, F, Kleene::or),
-            Formula::Forall(x, body) => self.quantify(*x, body, roles, env, T, Kleene::and),
-        }
+    /// The value of formula `f` with roles bound to the field indices `roles` and the
+    /// variable slots `env`, by the spec interpreter.
+    pub fn formula(&self, f: &Formula, roles: &[usize], env: Vec<usize>) -> Kleene {
+        sem::formula3(self.v.spec(), self, f, roles, &RefCell::new(env))
     }
 
     /// Evaluates `f`, returning its value and whether it read a changed tuple.
-    fn tracked(&self, f: &Formula, roles: &[usize], env: &mut Vec<usize>) -> (Kleene, bool) {
+    fn tracked(&self, f: &dyn Fn() -> Kleene) -> (Kleene, bool) {
         let saved = self.read_changed.replace(false);
-        let v = self.formula(f, roles, env);
+        let v = f();
         let d = self.read_changed.replace(saved);
         (v, d)
     }
@@ -167,18 +146,16 @@ impl<'a> Eval<'a> {
     /// whatever the changed tuples are, so the result then does not depend on them.
     fn connective(
         &self,
-        a: &Formula,
-        b: &Formula,
-        roles: &[usize],
-        env: &mut Vec<usize>,
+        a: &dyn Fn() -> Kleene,
+        b: &dyn Fn() -> Kleene,
         negate_a: bool,
         absorbing: Kleene,
     ) -> Kleene {
-        let (mut va, da) = self.tracked(a, roles, env);
+        let (mut va, da) = self.tracked(a);
         if negate_a {
             va = va.not();
         }
-        let (vb, db) = self.tracked(b, roles, env);
+        let (vb, db) = self.tracked(b);
         let v = if absorbing == F {
             va.and(vb)
         } else {
@@ -193,25 +170,19 @@ impl<'a> Eval<'a> {
 
     fn quantify(
         &self,
-        x: usize,
-        body: &Formula,
-        roles: &[usize],
-        env: &mut Vec<usize>,
+        body: &dyn Fn(usize) -> Kleene,
         unit: Kleene,
         op: fn(Kleene, Kleene) -> Kleene,
     ) -> Kleene {
-        let saved = env[x];
         let absorbing = unit.not();
         let mut acc = unit;
         let (mut dep, mut decided) = (false, false);
         for &u in &self.nodes {
-            env[x] = u;
-            let (v, d) = self.tracked(body, roles, env);
+            let (v, d) = self.tracked(&|| body(u));
             acc = op(acc, v);
             dep |= d;
             decided |= v == absorbing && !d;
         }
-        env[x] = saved;
         if dep && !decided {
             self.read_changed.set(true);
         }
@@ -228,56 +199,9 @@ impl<'a> Eval<'a> {
         self.g.get(self.v, p, args)
     }
 
-    /// Spec predicate `p` applied to fields `roles`: stored, or evaluated from its formula.
-    fn pred(&self, p: PredId, roles: &[usize], args: &[usize]) -> Kleene {
-        let decl = self.v.decl(p);
-        let pointer = decl.pointer.as_ref().and(self.inst.pointer);
-        if let Some(i) = self.v.stored(p, roles, pointer) {
-            return self.read(self.v.instr[i].id, args);
-        }
-        let mut env = vec![0; decl.slots.max(args.len())];
-        env[..args.len()].copy_from_slice(args);
-        self.formula(&decl.body, roles, &mut env)
-    }
-
     /// Node equality: a summary node is only possibly equal to itself.
     pub fn equal(&self, a: usize, b: usize) -> Kleene {
         if a != b { F } else { self.g.sm[a].not() }
-    }
-
-    fn closure_at(
-        &self,
-        rel: &Rel,
-        reflexive: bool,
-        roles: &[usize],
-        a: usize,
-        b: usize,
-    ) -> Kleene {
-        let found = self
-            .closures
-            .borrow()
-            .iter()
-            .position(|(r, rs, refl, _)| r == rel && rs == roles && *refl == reflexive);
-        let idx = match found {
-            Some(i) => i,
-            None => {
-                // Computed outside the borrow: a relation defined by a predicate may itself
-                // evaluate closures.
-                let c = self.closure(rel, reflexive, roles);
-                let mut cl = self.closures.borrow_mut();
-                cl.push((rel.clone(), roles.to_vec(), reflexive, c));
-                cl.len() - 1
-            }
-        };
-        let cl = self.closures.borrow();
-        let (m, changed) = &cl[idx].3;
-        if *changed {
-            self.read_changed.set(true);
-        }
-        let (Some(i), Some(j)) = (self.pos(a), self.pos(b)) else {
-            return F;
-        };
-        m[i * self.nodes.len() + j]
     }
 
     fn pos(&self, u: usize) -> Option<usize> {
@@ -285,28 +209,22 @@ impl<'a> Eval<'a> {
     }
 
     /// Max-min (reflexive-)transitive closure of a relation over the instance's nodes.
-    fn closure(&self, rel: &Rel, reflexive: bool, roles: &[usize]) -> Closure {
+    fn matrix(
+        &self,
+        rel: &Bound,
+        reflexive: bool,
+        value: &dyn Fn(usize, usize) -> Kleene,
+    ) -> Closure {
         let saved = self.read_changed.replace(false);
         let k = self.nodes.len();
         let mut m = vec![F; k * k];
         for i in 0..k {
             for j in 0..k {
-                let (a, b) = (self.nodes[i], self.nodes[j]);
-                m[i * k + j] = match rel {
-                    Rel::Field(r) => match roles.get(*r) {
-                        Some(fi) => self.read(self.v.field_pred(*fi), &[a, b]),
-                        None => F,
-                    },
-                    Rel::Pred(p, rs) => {
-                        let bound = bind_roles(roles, rs);
-                        self.pred(*p, &bound, &[a, b])
-                    }
-                };
+                m[i * k + j] = value(self.nodes[i], self.nodes[j]);
             }
         }
         if let Some(c) = self.changes
-            && let Rel::Field(r) = rel
-            && let Some(fi) = roles.get(*r)
+            && let Bound::Field(fi) = rel
             && c.any(self.v, self.v.field_pred(*fi))
         {
             self.read_changed.set(true);
@@ -326,6 +244,98 @@ impl<'a> Eval<'a> {
         }
         let changed = self.read_changed.replace(saved);
         (m, changed)
+    }
+}
+
+impl Sem3 for Eval<'_> {
+    fn eq(&self, a: usize, b: usize) -> Kleene {
+        self.equal(a, b)
+    }
+
+    fn field(&self, field: usize, a: usize, b: usize) -> Kleene {
+        self.read(self.v.field_pred(field), &[a, b])
+    }
+
+    fn pointer(&self, a: usize) -> Kleene {
+        match self.inst.pointer {
+            Some(x) => self.read(self.v.pt(x), &[a]),
+            None => F,
+        }
+    }
+
+    fn summary(&self, a: usize) -> Kleene {
+        self.g.sm[a]
+    }
+
+    fn and(&self, a: &dyn Fn() -> Kleene, b: &dyn Fn() -> Kleene) -> Kleene {
+        self.connective(a, b, false, F)
+    }
+
+    fn or(&self, a: &dyn Fn() -> Kleene, b: &dyn Fn() -> Kleene) -> Kleene {
+        self.connective(a, b, false, T)
+    }
+
+    fn implies(&self, a: &dyn Fn() -> Kleene, b: &dyn Fn() -> Kleene) -> Kleene {
+        self.connective(a, b, true, T)
+    }
+
+    fn exists(&self, body: &dyn Fn(usize) -> Kleene) -> Kleene {
+        self.quantify(body, F, Kleene::or)
+    }
+
+    fn forall(&self, body: &dyn Fn(usize) -> Kleene) -> Kleene {
+        self.quantify(body, T, Kleene::and)
+    }
+
+    /// A stored instance's value, or the predicate's definition evaluated.
+    fn pred(
+        &self,
+        p: PredId,
+        roles: &[usize],
+        args: &[usize],
+        body: &dyn Fn(&[usize], &[usize]) -> Kleene,
+    ) -> Kleene {
+        let decl = self.v.decl(p);
+        let pointer = decl.pointer.as_ref().and(self.inst.pointer);
+        match self.v.stored(p, roles, pointer) {
+            Some(i) => self.read(self.v.instr[i].id, args),
+            None => body(roles, args),
+        }
+    }
+
+    fn closure(
+        &self,
+        rel: &Bound,
+        reflexive: bool,
+        a: usize,
+        b: usize,
+        value: &dyn Fn(usize, usize) -> Kleene,
+    ) -> Kleene {
+        let found = self
+            .closures
+            .borrow()
+            .iter()
+            .position(|(r, refl, _)| r == rel && *refl == reflexive);
+        let idx = match found {
+            Some(i) => i,
+            None => {
+                // Computed outside the borrow: a relation defined by a predicate may itself
+                // evaluate closures.
+                let c = self.matrix(rel, reflexive, value);
+                let mut cl = self.closures.borrow_mut();
+                cl.push((rel.clone(), reflexive, c));
+                cl.len() - 1
+            }
+        };
+        let cl = self.closures.borrow();
+        let (m, changed) = &cl[idx].2;
+        if *changed {
+            self.read_changed.set(true);
+        }
+        let (Some(i), Some(j)) = (self.pos(a), self.pos(b)) else {
+            return F;
+        };
+        m[i * self.nodes.len() + j]
     }
 }
 

@@ -55,7 +55,7 @@ pub struct Transfer<'a> {
     /// The program.
     pub prog: &'a Program,
     /// The vocabulary.
-    pub v: &'a Vocab,
+    pub v: &'a Vocab<'a>,
     /// Its constraints.
     pub cons: &'a Constraints,
     /// Whether valid-memtrack is checked: an allocation the graph cannot represent is then

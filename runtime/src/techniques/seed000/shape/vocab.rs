@@ -9,6 +9,7 @@
 //! the predicate has a pointer parameter. Nothing here knows any particular data structure:
 //! every instrumentation predicate comes with its defining formula from the spec.
 
+use crate::engine::domain::Domain;
 use crate::program::ir::{Program, StructId, Type, VarId};
 use shapecheck_dsl::ir::{self as spec, Formula, Generator, PredId, Rel, Spec};
 use std::collections::{BTreeMap, BTreeSet};
@@ -100,10 +101,10 @@ pub fn bind_roles(roles: &[usize], rs: &[usize]) -> Vec<usize> {
 }
 
 /// The vocabulary.
-#[derive(Clone, Debug)]
-pub struct Vocab {
-    /// The spec the instrumentation predicates come from.
-    pub spec: Spec,
+#[derive(Clone)]
+pub struct Vocab<'d> {
+    /// The domain the instrumentation predicates come from (and that evaluates them).
+    pub domain: &'d dyn Domain,
     /// The shape types, one per recursive struct in the analysis.
     pub types: Vec<ShapeType>,
     /// Tracked pointer variables.
@@ -131,17 +132,17 @@ pub struct Vocab {
     pub reaching: Vec<bool>,
 }
 
-impl Vocab {
+impl<'d> Vocab<'d> {
     /// The vocabulary for the given shape types and tracked pointers (those whose pointee is
     /// not one of the types are ignored).
     pub fn new(
         prog: &Program,
-        spec: &Spec,
+        domain: &'d dyn Domain,
         types: &[ShapeType],
         tracked: &BTreeSet<VarId>,
-    ) -> Vocab {
+    ) -> Vocab<'d> {
         let mut v = Vocab {
-            spec: spec.clone(),
+            domain,
             types: types.to_vec(),
             vars: vec![],
             fields: vec![],
@@ -234,7 +235,7 @@ impl Vocab {
         let mut wanted: Vec<Wanted> = vec![];
         for t in types {
             let Some(g) = &t.generator else { continue };
-            let st = &self.spec.structures[g.structure.0];
+            let st = &self.spec().structures[g.structure.0];
             for &fi in &g.families {
                 let fam = &st.families[fi];
                 for u in &fam.preds {
@@ -244,7 +245,7 @@ impl Vocab {
                         .filter_map(|r| t.fields.get(*r))
                         .filter_map(|f| self.field_index.get(&(t.strukt, f.clone())).copied())
                         .collect();
-                    let p = &self.spec.predicates[u.pred.0];
+                    let p = &self.spec().predicates[u.pred.0];
                     let pointers: Vec<Option<usize>> = if p.pointer.is_some() {
                         (0..self.vars.len())
                             .filter(|i| self.vars[*i].strukt == t.strukt)
@@ -268,7 +269,7 @@ impl Vocab {
         wanted.sort_by_key(|w| (w.0, w.1, w.2.clone(), w.3));
         wanted.dedup_by_key(|w| (w.0, w.1, w.2.clone(), w.3));
         for (pred, strukt, roles, pointer, abs) in wanted {
-            let p = self.spec.predicates[pred.0].clone();
+            let p = self.spec().predicates[pred.0].clone();
             let role_names: Vec<String> =
                 roles.iter().map(|r| self.fields[*r].name.clone()).collect();
             let ptr = pointer
@@ -464,8 +465,13 @@ impl Vocab {
     }
 
     /// The spec predicate's declaration.
-    pub fn decl(&self, p: PredId) -> &spec::Predicate {
-        &self.spec.predicates[p.0]
+    pub fn decl(&self, p: PredId) -> &'d spec::Predicate {
+        &self.spec().predicates[p.0]
+    }
+
+    /// The spec.
+    pub fn spec(&self) -> &'d Spec {
+        self.domain.spec()
     }
 
     /// Names of the predicates that are not core (for reports).
