@@ -226,7 +226,9 @@ pub fn show_ir(spec: &crate::ir::Spec) -> String {
     out
 }
 
-fn ir_formula(
+/// A checked formula in `.shape` syntax, with the declaration's role and variable names and
+/// its tracked-pointer parameter; binary connectives and quantifiers fully parenthesised.
+pub fn ir_formula(
     spec: &crate::ir::Spec,
     f: &crate::ir::Formula,
     roles: &[String],

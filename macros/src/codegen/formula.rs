@@ -121,8 +121,8 @@ pub fn compile(f: &Formula, m: Mode, names: &Names) -> TokenStream {
         Formula::Or(a, b) => m.binary("or", go(a), go(b)),
         Formula::Implies(a, b) => m.binary("implies", go(a), go(b)),
         Formula::Iff(a, b) => m.binary("iff", go(a), go(b)),
-        Formula::Exists(v, body) => quantifier("exists", *v, body, compile(body, m, names)),
-        Formula::Forall(v, body) => quantifier("forall", *v, body, compile(body, m, names)),
+        Formula::Exists(v, body) => quantifier("exists", *v, body, compile(body, m, names), false),
+        Formula::Forall(v, body) => quantifier("forall", *v, body, compile(body, m, names), false),
     }
 }
 
@@ -162,8 +162,8 @@ fn compile3(f: &Formula, names: &Names) -> TokenStream {
         Formula::Or(a, b) => connective("or", a, b),
         Formula::Implies(a, b) => connective("implies", a, b),
         Formula::Iff(a, b) => connective("iff", a, b),
-        Formula::Exists(v, body) => quantifier3("exists", *v, body, go(body)),
-        Formula::Forall(v, body) => quantifier3("forall", *v, body, go(body)),
+        Formula::Exists(v, body) => quantifier("exists", *v, body, go(body), true),
+        Formula::Forall(v, body) => quantifier("forall", *v, body, go(body), true),
     }
 }
 
@@ -221,18 +221,6 @@ fn closure3(rel: &Rel, reflexive: bool, from: Ident, to: Ident, names: &Names) -
     }
 }
 
-/// `c.exists(&|vi| body)`, with `_` when the body does not use the variable.
-fn quantifier3(q: &str, v: usize, body: &Formula, code: TokenStream) -> TokenStream {
-    let q = format_ident!("{q}");
-    let binder = if uses_var(body, v) {
-        let v = var(v);
-        quote!(#v)
-    } else {
-        quote!(_)
-    };
-    quote!(c.#q(&|#binder: usize| #code))
-}
-
 /// `c.method(v_a, ...)`.
 fn call(method: &str, vars: &[usize]) -> TokenStream {
     let method = format_ident!("{method}");
@@ -240,8 +228,9 @@ fn call(method: &str, vars: &[usize]) -> TokenStream {
     quote!(c.#method(#(#vars),*))
 }
 
-/// `c.exists(|vi| body)`, with `_` when the body does not use the variable.
-fn quantifier(q: &str, v: usize, body: &Formula, code: TokenStream) -> TokenStream {
+/// `c.exists(|vi| body)` (`c.exists(&|vi| body)` when `by_ref`), with `_` when the body does not
+/// use the variable.
+fn quantifier(q: &str, v: usize, body: &Formula, code: TokenStream, by_ref: bool) -> TokenStream {
     let q = format_ident!("{q}");
     let binder = if uses_var(body, v) {
         let v = var(v);
@@ -249,7 +238,11 @@ fn quantifier(q: &str, v: usize, body: &Formula, code: TokenStream) -> TokenStre
     } else {
         quote!(_)
     };
-    quote!(c.#q(|#binder| #code))
+    if by_ref {
+        quote!(c.#q(&|#binder: usize| #code))
+    } else {
+        quote!(c.#q(|#binder| #code))
+    }
 }
 
 /// The body of a `c.closure` call on nodes `a`, `b`.

@@ -2,7 +2,8 @@
 //! declaration (its formula printed back from the IR).
 
 use proc_macro2::{Ident, Literal, Span};
-use shapecheck_dsl::ir::{Formula, Invariant, Predicate, Rel, Spec, Structure};
+use shapecheck_dsl::ir::{Invariant, Predicate, Spec, Structure};
+use shapecheck_dsl::print::ir_formula;
 use std::collections::BTreeSet;
 
 /// CamelCase type names for spec names of one kind, made unique and never a keyword.
@@ -52,26 +53,8 @@ pub fn var(v: usize) -> Ident {
     Ident::new(&format!("v{v}"), Span::call_site())
 }
 
-/// What a formula's text needs: the declaration's roles, variable names and pointer.
-pub struct Scope<'a> {
-    /// The spec (for predicate names).
-    pub spec: &'a Spec,
-    /// Role names.
-    pub roles: &'a [String],
-    /// Variable names by slot.
-    pub vars: &'a [String],
-    /// The tracked-pointer parameter.
-    pub pointer: Option<&'a str>,
-}
-
 /// `predicate reach[f]<x>(v) := ...` for docs.
 pub fn predicate_doc(spec: &Spec, p: &Predicate) -> String {
-    let scope = Scope {
-        spec,
-        roles: &p.roles,
-        vars: &p.var_names,
-        pointer: p.pointer.as_deref(),
-    };
     let ptr = p
         .pointer
         .as_ref()
@@ -82,77 +65,17 @@ pub fn predicate_doc(spec: &Spec, p: &Predicate) -> String {
         "`predicate {}[{}]{ptr}({params}) := {}`",
         p.name,
         p.roles.join(", "),
-        formula(&p.body, &scope)
+        ir_formula(spec, &p.body, &p.roles, &p.var_names, p.pointer.as_deref())
     )
-}
-
-/// A formula in `.shape` syntax, binary connectives fully parenthesised.
-pub fn formula(f: &Formula, s: &Scope) -> String {
-    let v = |i: &usize| s.vars.get(*i).cloned().unwrap_or_else(|| format!("v{i}"));
-    let bin =
-        |a: &Formula, op: &str, b: &Formula| format!("({} {op} {})", formula(a, s), formula(b, s));
-    match f {
-        Formula::True => "true".into(),
-        Formula::False => "false".into(),
-        Formula::Eq(a, b) => format!("{} == {}", v(a), v(b)),
-        Formula::Field(r, a, b) => format!("{}({}, {})", s.roles[*r], v(a), v(b)),
-        Formula::Pointer(a) => format!("{}({})", s.pointer.unwrap_or("x"), v(a)),
-        Formula::Summary(a) => format!("sm({})", v(a)),
-        Formula::Pred(p, roles, args) => {
-            let args: Vec<String> = args.iter().map(v).collect();
-            format!("{}({})", instance(s, *p, roles), args.join(", "))
-        }
-        Formula::Closure {
-            rel,
-            reflexive,
-            from,
-            to,
-        } => {
-            let rel = match rel {
-                Rel::Field(r) => s.roles[*r].clone(),
-                Rel::Pred(p, roles) => instance(s, *p, roles),
-            };
-            let star = if *reflexive { "*" } else { "+" };
-            format!("{rel}{star}({}, {})", v(from), v(to))
-        }
-        Formula::Not(a) => negation(a, s),
-        Formula::And(a, b) => bin(a, "&&", b),
-        Formula::Or(a, b) => bin(a, "||", b),
-        Formula::Implies(a, b) => bin(a, "->", b),
-        Formula::Iff(a, b) => bin(a, "<->", b),
-        Formula::Exists(x, body) => format!("exists {}. {}", v(x), formula(body, s)),
-        Formula::Forall(x, body) => format!("forall {}. {}", v(x), formula(body, s)),
-    }
-}
-
-/// `!a`, with `v != w` for a negated equality and parentheses around a quantifier.
-fn negation(a: &Formula, s: &Scope) -> String {
-    match a {
-        Formula::Eq(..) => formula(a, s).replacen(" == ", " != ", 1),
-        Formula::Exists(..) | Formula::Forall(..) => format!("!({})", formula(a, s)),
-        _ => format!("!{}", formula(a, s)),
-    }
-}
-
-/// `name[f, b]` for a predicate applied to roles of the scope.
-fn instance(s: &Scope, p: shapecheck_dsl::ir::PredId, roles: &[usize]) -> String {
-    let roles: Vec<&str> = roles.iter().map(|r| s.roles[*r].as_str()).collect();
-    format!("{}[{}]", s.spec.predicates[p.0].name, roles.join(", "))
 }
 
 /// `invariant acyclic[f] := ...` for docs.
 pub fn invariant_doc(spec: &Spec, i: &Invariant) -> String {
-    let scope = Scope {
-        spec,
-        roles: &i.roles,
-        vars: &i.var_names,
-        pointer: None,
-    };
     format!(
         "`invariant {}[{}] := {}`",
         i.name,
         i.roles.join(", "),
-        formula(&i.body, &scope)
+        ir_formula(spec, &i.body, &i.roles, &i.var_names, None)
     )
 }
 

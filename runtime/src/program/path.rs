@@ -2,8 +2,8 @@
 //! step, calls and returns included), and the violation it claims to end in. The feasibility
 //! check (`crate::engine::feasibility`) decides whether such a path is real.
 
-use crate::program::ir::{Expr, FuncId};
-use petgraph::graph::EdgeIndex;
+use crate::program::ir::{Expr, FuncId, Program};
+use petgraph::graph::{EdgeIndex, NodeIndex};
 
 /// One step of a program path: the function whose CFA holds the edge, and the edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,4 +28,19 @@ pub enum PathEnd {
     /// The last edge frees a cell the heap may still point to, which the shape analysis
     /// cannot represent; no claim either: only a replay could show a violation.
     FreedWhilePointedTo,
+}
+
+/// The callee of a call through a pointer at the end of a step: the function the next step
+/// enters, if it enters one.
+pub(crate) fn ptr_callee(
+    prog: &Program,
+    caller: FuncId,
+    resume: NodeIndex,
+    next: Option<&PathStep>,
+) -> Option<FuncId> {
+    let n = next?;
+    let g = prog.functions.get(n.func.0 as usize)?;
+    let (src, _) = g.cfa.edge_endpoints(n.edge)?;
+    let enters = g.defined && src == g.entry && !(n.func == caller && src == resume);
+    enters.then_some(n.func)
 }

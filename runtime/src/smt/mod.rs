@@ -11,6 +11,8 @@ use std::collections::{BTreeMap, HashMap};
 use z3::ast::{BV, Bool};
 use z3::{SatResult, Solver};
 
+pub mod ssa;
+
 /// The answer of a satisfiability check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
@@ -149,7 +151,7 @@ impl Encoder {
     }
 }
 
-fn binary(op: BinOp, a: &BV, b: &BV, signed: bool) -> BV {
+pub(crate) fn binary(op: BinOp, a: &BV, b: &BV, signed: bool) -> BV {
     match op {
         BinOp::Add => a.bvadd(b),
         BinOp::Sub => a.bvsub(b),
@@ -167,7 +169,7 @@ fn binary(op: BinOp, a: &BV, b: &BV, signed: bool) -> BV {
     }
 }
 
-fn compare(op: CmpOp, a: &BV, b: &BV, signed: bool) -> Bool {
+pub(crate) fn compare(op: CmpOp, a: &BV, b: &BV, signed: bool) -> Bool {
     match (op, signed) {
         (CmpOp::Eq, _) => a.eq(b),
         (CmpOp::Ne, _) => a.eq(b).not(),
@@ -183,15 +185,20 @@ fn compare(op: CmpOp, a: &BV, b: &BV, signed: bool) -> Bool {
 }
 
 fn resize(a: BV, from: IntTy, to: IntTy) -> BV {
-    let (f, t) = (u32::from(from.bits), u32::from(to.bits));
-    if t < f {
-        a.extract(t - 1, 0)
-    } else if t == f {
+    resize_bits(a, from.signed, u32::from(to.bits))
+}
+
+/// `a` truncated or extended (by its sign when `signed`) to `to` bits.
+pub(crate) fn resize_bits(a: BV, signed: bool, to: u32) -> BV {
+    let from = a.get_size();
+    if to < from {
+        a.extract(to - 1, 0)
+    } else if to == from {
         a
-    } else if from.signed {
-        a.sign_ext(t - f)
+    } else if signed {
+        a.sign_ext(to - from)
     } else {
-        a.zero_ext(t - f)
+        a.zero_ext(to - from)
     }
 }
 

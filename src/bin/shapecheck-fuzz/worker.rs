@@ -304,16 +304,11 @@ pub fn death_signature(how: &str, stderr: &str) -> String {
     how.to_string()
 }
 
-/// A signature with numbers replaced by `N` (byte offsets and sizes vary between inputs of
-/// one defect) and cut to a readable length. Line numbers in source locations stay.
-pub fn normalise(s: &str) -> String {
-    let (head, msg) = match s.find(": ") {
-        Some(i) if s[..i].contains(".rs:") => (&s[..i + 2], &s[i + 2..]),
-        _ => ("", s),
-    };
-    let mut out = head.to_string();
+/// `s` with each run of digits replaced by `N`.
+pub fn numbers_as_n(s: &str) -> String {
+    let mut out = String::new();
     let mut in_num = false;
-    for c in msg.chars() {
+    for c in s.chars() {
         if c.is_ascii_digit() {
             if !in_num {
                 out.push('N');
@@ -324,6 +319,17 @@ pub fn normalise(s: &str) -> String {
             out.push(c);
         }
     }
+    out
+}
+
+/// A signature with numbers replaced by `N` (byte offsets and sizes vary between inputs of
+/// one defect) and cut to a readable length. Line numbers in source locations stay.
+pub fn normalise(s: &str) -> String {
+    let (head, msg) = match s.find(": ") {
+        Some(i) if s[..i].contains(".rs:") => (&s[..i + 2], &s[i + 2..]),
+        _ => ("", s),
+    };
+    let out = format!("{head}{}", numbers_as_n(msg));
     let first = out.lines().next().unwrap_or("").to_string();
     first.chars().take(160).collect()
 }

@@ -143,20 +143,7 @@ fn parse(stdout: &str) -> Answer {
 /// A reason's category: its text up to the first `(`, numbers as `N`.
 fn category(reason: &str) -> String {
     let head = reason.split('(').next().unwrap_or(reason).trim();
-    let mut out = String::new();
-    let mut in_num = false;
-    for c in head.chars() {
-        if c.is_ascii_digit() {
-            if !in_num {
-                out.push('N');
-            }
-            in_num = true;
-        } else {
-            in_num = false;
-            out.push(c);
-        }
-    }
-    out.chars().take(60).collect()
+    crate::worker::numbers_as_n(head).chars().take(60).collect()
 }
 
 #[cfg(test)]

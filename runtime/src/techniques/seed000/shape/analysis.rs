@@ -846,7 +846,7 @@ pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
         for e in f.cfa.edge_references() {
             let edge = e.weight();
             let mut found = None;
-            visit_op(&edge.op, &mut |x: &Expr| {
+            let mut check = |x: &Expr| {
                 if let ExprKind::AddrOf(a) = &x.kind {
                     match &a.kind {
                         ExprKind::Var(y) if v.var(*y).is_some() => {
@@ -863,7 +863,10 @@ pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
                         _ => {}
                     }
                 }
-            });
+            };
+            for x in edge.op.exprs() {
+                x.visit(&mut check);
+            }
             if let Some(what) = found {
                 return Some(format!(
                     "line {}: unsupported by the shape analysis: the address of `{what}` is taken",
@@ -873,40 +876,4 @@ pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
         }
     }
     None
-}
-
-fn visit_op(op: &Op, f: &mut dyn FnMut(&Expr)) {
-    let mut exprs: Vec<&Expr> = vec![];
-    match op {
-        Op::Assign { lhs, rhs } => exprs.extend([lhs, rhs]),
-        Op::Assume { cond, .. } => exprs.push(cond),
-        Op::Call { lhs, args, .. } | Op::CallPtr { lhs, args, .. } => {
-            exprs.extend(lhs.iter());
-            exprs.extend(args.iter());
-        }
-        Op::Return(Some(e)) => exprs.push(e),
-        _ => {}
-    }
-    for e in exprs {
-        visit_expr(e, f);
-    }
-}
-
-fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Deref(a)
-        | ExprKind::Field(a, _, _)
-        | ExprKind::AddrOf(a)
-        | ExprKind::Unary(_, a)
-        | ExprKind::Cast(a) => visit_expr(a, f),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Cmp(_, a, b)
-        | ExprKind::PtrAdd(a, b, _)
-        | ExprKind::PtrDiff(a, b, _) => {
-            visit_expr(a, f);
-            visit_expr(b, f);
-        }
-        _ => {}
-    }
 }

@@ -135,25 +135,11 @@ fn uses_defs(op: &Op) -> (BTreeSet<VarId>, Option<VarId>) {
 
 /// Every variable occurring in `e`.
 fn vars(e: &Expr, out: &mut BTreeSet<VarId>) {
-    match &e.kind {
-        ExprKind::Var(x) => {
-            out.insert(*x);
+    e.visit(&mut |x| {
+        if let ExprKind::Var(v) = x.kind {
+            out.insert(v);
         }
-        ExprKind::Deref(a)
-        | ExprKind::Field(a, _, _)
-        | ExprKind::BitField(a, _)
-        | ExprKind::AddrOf(a)
-        | ExprKind::Unary(_, a)
-        | ExprKind::Cast(a) => vars(a, out),
-        ExprKind::Binary(_, a, b)
-        | ExprKind::Cmp(_, a, b)
-        | ExprKind::PtrAdd(a, b, _)
-        | ExprKind::PtrDiff(a, b, _) => {
-            vars(a, out);
-            vars(b, out);
-        }
-        ExprKind::Const(_) | ExprKind::FuncAddr(_) | ExprKind::Str(_) => {}
-    }
+    });
 }
 
 #[cfg(test)]
