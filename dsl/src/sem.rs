@@ -185,6 +185,38 @@ pub fn closure3(
     }
 }
 
+/// The max-min (reflexive-)transitive closure of `value` over `nodes`, row-major by position
+/// in `nodes`: the best path's weakest edge (Floyd–Warshall over Kleene's `and`/`or`); the
+/// reflexive closure adds `eq(u, u)` on the diagonal (a summary node is only maybe itself).
+pub fn max_min_closure(
+    nodes: &[usize],
+    reflexive: bool,
+    value: &dyn Fn(usize, usize) -> Kleene,
+    eq: &dyn Fn(usize, usize) -> Kleene,
+) -> Vec<Kleene> {
+    let k = nodes.len();
+    let mut m = vec![Kleene::False; k * k];
+    for i in 0..k {
+        for j in 0..k {
+            m[i * k + j] = value(nodes[i], nodes[j]);
+        }
+    }
+    for via in 0..k {
+        for i in 0..k {
+            for j in 0..k {
+                let path = m[i * k + via].and(m[via * k + j]);
+                m[i * k + j] = m[i * k + j].or(path);
+            }
+        }
+    }
+    if reflexive {
+        for i in 0..k {
+            m[i * k + i] = m[i * k + i].or(eq(nodes[i], nodes[i]));
+        }
+    }
+    m
+}
+
 /// [`Sem3`] over a [`Structure3`]: field `i` is `fields[i]`, every predicate is evaluated,
 /// connectives are Kleene's, closures are max-min closures over the universe (cached).
 pub struct Plain<'a> {
@@ -208,27 +240,8 @@ impl<'a> Plain<'a> {
     }
 
     fn matrix(&self, value: &dyn Fn(usize, usize) -> Kleene, reflexive: bool) -> Vec<Kleene> {
-        let k = self.nodes.len();
-        let mut m = vec![Kleene::False; k * k];
-        for i in 0..k {
-            for j in 0..k {
-                m[i * k + j] = value(self.nodes[i], self.nodes[j]);
-            }
-        }
-        for via in 0..k {
-            for i in 0..k {
-                for j in 0..k {
-                    let path = m[i * k + via].and(m[via * k + j]);
-                    m[i * k + j] = m[i * k + j].or(path);
-                }
-            }
-        }
-        if reflexive {
-            for i in 0..k {
-                m[i * k + i] = m[i * k + i].or(self.eq(self.nodes[i], self.nodes[i]));
-            }
-        }
-        m
+        let eq = |a: usize, b: usize| self.eq(a, b);
+        max_min_closure(&self.nodes, reflexive, value, &eq)
     }
 }
 

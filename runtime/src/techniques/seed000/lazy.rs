@@ -702,7 +702,7 @@ pub fn all_scgs(spec: &Spec, fields: &[String]) -> BTreeSet<Scg> {
     let mut out = BTreeSet::new();
     for (i, st) in spec.structures.iter().enumerate() {
         let sid = shapecheck_dsl::ir::StructId(i);
-        for b in injective(fields.len(), st.roles.len()) {
+        for b in super::classify::assignments(fields.len(), st.roles.len()) {
             let binding = Binding {
                 structure: sid,
                 fields: b.iter().map(|f| fields[*f].clone()).collect(),
@@ -714,22 +714,6 @@ pub fn all_scgs(spec: &Spec, fields: &[String]) -> BTreeSet<Scg> {
                 });
             }
         }
-    }
-    out
-}
-
-fn injective(n: usize, k: usize) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = vec![vec![]];
-    for _ in 0..k {
-        let mut next = vec![];
-        for cur in &out {
-            for f in (0..n).filter(|f| !cur.contains(f)) {
-                let mut c = cur.clone();
-                c.push(f);
-                next.push(c);
-            }
-        }
-        out = next;
     }
     out
 }

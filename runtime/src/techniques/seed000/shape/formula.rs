@@ -14,7 +14,7 @@ use super::graph::{F, Graph, H, T};
 use super::vocab::{Instr, Vocab};
 use shapecheck_dsl::eval::Kleene;
 use shapecheck_dsl::ir::{Formula, PredId};
-use shapecheck_dsl::sem::{self, Bound, Sem3};
+use shapecheck_dsl::sem::{self, Bound, Sem3, max_min_closure};
 use std::cell::{Cell, RefCell};
 
 /// Which tuples an update changed, indexed like the graph's tables.
@@ -216,32 +216,14 @@ impl<'a> Eval<'a> {
         value: &dyn Fn(usize, usize) -> Kleene,
     ) -> Closure {
         let saved = self.read_changed.replace(false);
-        let k = self.nodes.len();
-        let mut m = vec![F; k * k];
-        for i in 0..k {
-            for j in 0..k {
-                m[i * k + j] = value(self.nodes[i], self.nodes[j]);
-            }
-        }
         if let Some(c) = self.changes
             && let Bound::Field(fi) = rel
             && c.any(self.v, self.v.field_pred(*fi))
         {
             self.read_changed.set(true);
         }
-        for via in 0..k {
-            for i in 0..k {
-                for j in 0..k {
-                    let path = m[i * k + via].and(m[via * k + j]);
-                    m[i * k + j] = m[i * k + j].or(path);
-                }
-            }
-        }
-        if reflexive {
-            for i in 0..k {
-                m[i * k + i] = m[i * k + i].or(self.equal(self.nodes[i], self.nodes[i]));
-            }
-        }
+        let eq = |a: usize, b: usize| self.equal(a, b);
+        let m = max_min_closure(&self.nodes, reflexive, value, &eq);
         let changed = self.read_changed.replace(saved);
         (m, changed)
     }
