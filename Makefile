@@ -18,7 +18,7 @@ bench: setup
 
 lint: setup
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets --release -- -D warnings
 
 # Fuzzing and differential soundness testing (shapecheck-fuzz, see tests/fuzz/regressions/).
 # `make fuzz FUZZ_SECONDS=3600` fuzzes each target for that long (in parallel with -j3);

@@ -9,6 +9,7 @@
 //! - [`techniques`]: one folder per technique (seed 000's lazy shape analysis today);
 //! - [`report`]: verdict reports.
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod engine;
 pub mod explicit;
