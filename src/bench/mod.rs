@@ -67,6 +67,29 @@ pub struct BenchArgs {
     /// (repeatable).
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub verifier_arg: Vec<String>,
+    /// A spec file for every `verify` call (checked once here; see `verify --spec`).
+    #[arg(long, value_name = "FILE")]
+    pub spec: Option<PathBuf>,
+    /// With `--spec`: load the standard library first.
+    #[arg(long, requires = "spec")]
+    pub with_library: bool,
+}
+
+/// The `verify` arguments of every pair: `--spec` (absolute, checked first) and the extras.
+fn verifier_args(args: &BenchArgs) -> Result<Vec<std::ffi::OsString>, String> {
+    let mut out = vec![];
+    if let Some(spec) = &args.spec {
+        crate::specs::load_file(spec, args.with_library)
+            .map_err(|d| format!("the spec does not check:\n{d}"))?;
+        let abs = std::path::absolute(spec).map_err(|e| format!("{}: {e}", spec.display()))?;
+        out.push("--spec".into());
+        out.push(abs.into_os_string());
+        if args.with_library {
+            out.push("--with-library".into());
+        }
+    }
+    out.extend(args.verifier_arg.iter().map(Into::into));
+    Ok(out)
 }
 
 /// The parser of a positive count.
@@ -79,7 +102,10 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let runner = match std::env::current_exe() {
         Ok(exe) => {
             let mut r = Runner::new(exe, args.timeout, args.memory_mb);
-            r.extra_args = args.verifier_arg.iter().map(Into::into).collect();
+            r.extra_args = match verifier_args(args) {
+                Ok(a) => a,
+                Err(e) => return usage_error(&e),
+            };
             r
         }
         Err(e) => return usage_error(&format!("cannot locate the shapecheck executable: {e}")),
@@ -275,6 +301,8 @@ esac"#;
             json: None,
             verbose: true,
             verifier_arg: vec![],
+            spec: None,
+            with_library: false,
         }
     }
 
@@ -387,6 +415,36 @@ esac"#;
         let mut bad_json = args(vec![root.path().to_path_buf()]);
         bad_json.json = Some(root.path().join("no/such/dir/out.json"));
         assert!(bench_text(&bad_json).0.unwrap_err().contains("out.json"));
+    }
+
+    #[test]
+    fn forwards_a_checked_spec_to_every_verify_call() {
+        let root = suite();
+        let spec = root.path().join("my.shape");
+        fs::write(&spec, "predicate p[f](v) := exists w. f(v, w);\n").unwrap();
+        let mut a = args(vec![root.path().to_path_buf()]);
+        a.spec = Some(spec.clone());
+        a.with_library = true;
+        a.verifier_arg = vec!["--engine".into(), "shape".into()];
+        let forwarded: Vec<String> = verifier_args(&a)
+            .unwrap()
+            .into_iter()
+            .map(|s| s.into_string().unwrap())
+            .collect();
+        let abs = std::path::absolute(&spec).unwrap();
+        assert_eq!(
+            forwarded,
+            [
+                "--spec",
+                abs.to_str().unwrap(),
+                "--with-library",
+                "--engine",
+                "shape"
+            ]
+        );
+        fs::write(&spec, "predicate p[f](v) := exists w. g(v, w);\n").unwrap();
+        let err = verifier_args(&a).unwrap_err();
+        assert!(err.contains("my.shape:1:"), "{err}");
     }
 
     #[test]
