@@ -278,8 +278,10 @@ fn deeply_nested_c_reaches_an_implementation_limit() {
         let start = Instant::now();
         let o = shapecheck(&[cmd, &path]);
         let all = format!("{}{}", stdout(&o), stderr(&o));
+        // verify answers UNKNOWN (0) or rejects (2); cfa, which has no verdict to give,
+        // exits 1 at an implementation limit.
         assert!(
-            matches!(o.status.code(), Some(0 | 2)),
+            matches!(o.status.code(), Some(0..=2)),
             "{name}: {:?} {all}",
             o.status
         );
