@@ -36,6 +36,8 @@ pub enum Item {
     Invariant(InvariantDecl),
     /// `structure name[roles] refines ... { ... }`
     Structure(StructureDecl),
+    /// `template name { objects ...; paths ...; row ...; }` (see [`crate::template`])
+    Template(TemplateDecl),
 }
 
 /// An instrumentation predicate, parameterised by field roles and optionally by one tracked
@@ -112,6 +114,100 @@ pub struct FamilyDecl {
     /// Families that must be enabled whenever this one is.
     pub requires: Vec<Ident>,
     /// The whole declaration.
+    pub span: Span,
+}
+
+/// A template of seed 002's template engine: the rows its invariant synthesis instantiates,
+/// the materialisation bound and the path sensitivity. Members are grouped by kind, each in
+/// source order (the printer writes `objects`, then `paths`, then the rows); `objects` and
+/// `paths` are vectors so that the checks can report one given twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateDecl {
+    /// Name.
+    pub name: Ident,
+    /// `objects auto;` / `objects 2;` members.
+    pub objects: Vec<ObjectsDecl>,
+    /// `paths loops;` members.
+    pub paths: Vec<PathsDecl>,
+    /// `row ... over ...;` members.
+    pub rows: Vec<RowDecl>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A number as written (its digits), so that the checks can report one out of range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Number {
+    /// The decimal digits.
+    pub digits: String,
+    /// Where they are written.
+    pub span: Span,
+}
+
+/// The value of `objects`: a number, or a name (`auto`; any other name is an error of the
+/// checks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoundDecl {
+    /// `objects 3;`
+    Number(Number),
+    /// `objects auto;`
+    Name(Ident),
+}
+
+/// `objects BOUND;`: the materialisation bound per allocation site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectsDecl {
+    /// The `objects` keyword.
+    pub keyword: Span,
+    /// Its value.
+    pub bound: BoundDecl,
+    /// The whole member.
+    pub span: Span,
+}
+
+/// `paths MODE;`: the symbolic paths rows are split by (`none`, `loops`, `branches`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathsDecl {
+    /// The `paths` keyword.
+    pub keyword: Span,
+    /// The mode, as a name (checked).
+    pub mode: Ident,
+    /// The whole member.
+    pub span: Span,
+}
+
+/// `row KIND(EXPR)? over SCOPE, ...;`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowDecl {
+    /// The row kind, as a name (`pointsto`, `interval`, `zone`, `octagon`, `linear`; checked).
+    pub kind: Ident,
+    /// The parenthesised linear expression (of `linear`), if written.
+    pub expr: Option<LinExprDecl>,
+    /// The scopes after `over` (`vars`, `fields`; checked).
+    pub over: Vec<Ident>,
+    /// The whole member.
+    pub span: Span,
+}
+
+/// `(2*a + b - c)`: a sum of terms, possibly empty (an error of the checks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinExprDecl {
+    /// The terms, in order.
+    pub terms: Vec<TermDecl>,
+    /// The expression with its parentheses.
+    pub span: Span,
+}
+
+/// One term of a linear expression: a sign, an optional coefficient `k*`, a name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermDecl {
+    /// Preceded by `-`.
+    pub negative: bool,
+    /// The coefficient's digits, when written (`2` of `2*a`).
+    pub coef: Option<Number>,
+    /// The field or variable.
+    pub name: Ident,
+    /// The term with its sign.
     pub span: Span,
 }
 

@@ -8,7 +8,10 @@
 //! 4. stratification: a predicate uses only predicates declared before it (no recursion);
 //! 5. the lattice: at most `lattice::MAX_FAMILIES` families per structure, acyclic refinement,
 //!    `requires` acyclic, and each refinement monotone (the finer structure's finest generator
-//!    contains the coarser one's predicates).
+//!    contains the coarser one's predicates);
+//! 6. templates: their members, rows and linear expressions (`crate::template`, which also
+//!    lowers them). Duplicate template names are reported in step 1, with the other duplicates
+//!    (templates are a kind of their own: a template may share a structure's name).
 
 use crate::ast::{self, Closure, FormulaKind, Ident, Item, Quantifier, Span};
 use crate::diag::Diagnostic;
@@ -39,6 +42,12 @@ pub fn check(spec: &ast::Spec) -> Result<ir::Spec, Vec<Diagnostic>> {
         errors = lattice(&decls, &out);
     }
     if errors.is_empty() {
+        match crate::template::check(&decls.templates) {
+            Ok(templates) => out.templates = templates,
+            Err(e) => errors = e,
+        }
+    }
+    if errors.is_empty() {
         Ok(out)
     } else {
         Err(errors)
@@ -51,6 +60,7 @@ struct Decls<'a> {
     preds: Vec<&'a ast::PredicateDecl>,
     invs: Vec<&'a ast::InvariantDecl>,
     structs: Vec<&'a ast::StructureDecl>,
+    templates: Vec<&'a ast::TemplateDecl>,
     index: [BTreeMap<&'a str, usize>; 3],
 }
 
@@ -65,6 +75,7 @@ impl<'a> Decls<'a> {
             preds: vec![],
             invs: vec![],
             structs: vec![],
+            templates: vec![],
             index: Default::default(),
         };
         for item in &spec.items {
@@ -72,12 +83,18 @@ impl<'a> Decls<'a> {
                 Item::Predicate(p) => (PRED, &p.name.name, d.preds.len()),
                 Item::Invariant(i) => (INV, &i.name.name, d.invs.len()),
                 Item::Structure(s) => (STRUCT, &s.name.name, d.structs.len()),
+                Item::Template(t) => {
+                    // Nothing refers to a template by name: no index.
+                    d.templates.push(t);
+                    continue;
+                }
             };
             d.index[kind].entry(name.as_str()).or_insert(at);
             match item {
                 Item::Predicate(p) => d.preds.push(p),
                 Item::Invariant(i) => d.invs.push(i),
                 Item::Structure(s) => d.structs.push(s),
+                Item::Template(_) => {}
             }
         }
         d
@@ -98,13 +115,15 @@ impl<'a> Decls<'a> {
         Some((i, self.structs[i]))
     }
 
-    /// Duplicate names within each kind, duplicate roles, parameters and families.
+    /// Duplicate names within each kind (templates included), duplicate roles, parameters and
+    /// families.
     fn duplicates(&self) -> Vec<Diagnostic> {
         let mut errs = vec![];
-        let kinds: [(&str, Vec<&Ident>); 3] = [
+        let kinds: [(&str, Vec<&Ident>); 4] = [
             ("predicate", self.preds.iter().map(|p| &p.name).collect()),
             ("invariant", self.invs.iter().map(|p| &p.name).collect()),
             ("structure", self.structs.iter().map(|p| &p.name).collect()),
+            ("template", self.templates.iter().map(|p| &p.name).collect()),
         ];
         for (kind, names) in kinds {
             dup_names(&names, kind, &mut errs);

@@ -3,13 +3,18 @@
 //! of the traits below (static dispatch, for engines generic over a domain), and the whole spec
 //! becomes one [`CompiledSpec`] of tables of [`PredicateEntry`], [`InvariantEntry`] and
 //! [`StructureEntry`] (dynamic lookup by name, e.g. for a predicate a refinement discovered).
+//! Templates are data only: one [`TemplateEntry`] each, static rows and terms, equal to the
+//! IR the interpreter's front end produces ([`TemplateEntry::to_ir`]).
 //!
 //! Compiled evaluators agree with the interpreter: `eval2` on an explicit heap is `true`
 //! exactly when [`crate::eval::Evaluator`] answers [`Kleene::True`], and `eval3` makes the
 //! calls [`crate::sem::formula3`] makes on any [`Sem3`], so it returns the same value.
 
 use crate::eval::{ExplicitHeap, Kleene};
-use crate::ir::{Generator, InvId, Invariant, PredId, Predicate, Spec, StructId, Structure};
+use crate::ir::{
+    Generator, InvId, Invariant, Materialise, PathSensitivity, PredId, Predicate, Row, RowKind,
+    Scope, Spec, StructId, Structure, Template,
+};
 use crate::sem::Sem3;
 
 /// A compiled two-valued evaluator of a predicate: heap, fields bound to its roles, tracked
@@ -202,6 +207,8 @@ pub struct CompiledSpec {
     pub invariants: &'static [InvariantEntry],
     /// One row per structure, in [`Spec::structures`] order.
     pub structures: &'static [StructureEntry],
+    /// One row per template, in [`Spec::templates`] order.
+    pub templates: &'static [TemplateEntry],
 }
 
 impl CompiledSpec {
@@ -218,5 +225,85 @@ impl CompiledSpec {
     /// The structure named `name`.
     pub fn structure(&self, name: &str) -> Option<&'static StructureEntry> {
         self.structures.iter().find(|e| e.name == name)
+    }
+
+    /// The template named `name`.
+    pub fn template(&self, name: &str) -> Option<&'static TemplateEntry> {
+        self.templates.iter().find(|e| e.name == name)
+    }
+
+    /// Every template merged into the engine's configuration ([`Template::merge`]); `None`
+    /// without templates.
+    pub fn template_config(&self) -> Option<Template> {
+        let all: Vec<Template> = self.templates.iter().map(TemplateEntry::to_ir).collect();
+        Template::merge(&all)
+    }
+}
+
+/// A template as static data: what `spec!` generates for an [`ir::Template`](Template).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TemplateEntry {
+    /// Its name.
+    pub name: &'static str,
+    /// The materialisation bound.
+    pub objects: Materialise,
+    /// The path sensitivity.
+    pub paths: PathSensitivity,
+    /// Its rows, in order.
+    pub rows: &'static [RowEntry],
+}
+
+/// A template row as static data ([`Row`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RowEntry {
+    /// What each instance states.
+    pub kind: RowKindEntry,
+    /// The scopes, distinct, `Vars` before `Fields`.
+    pub over: &'static [Scope],
+}
+
+/// A row kind as static data ([`RowKind`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RowKindEntry {
+    /// [`RowKind::PointsTo`].
+    PointsTo,
+    /// [`RowKind::Interval`].
+    Interval,
+    /// [`RowKind::Zone`].
+    Zone,
+    /// [`RowKind::Octagon`].
+    Octagon,
+    /// [`RowKind::Linear`]: (coefficient, name) terms.
+    Linear(&'static [(i64, &'static str)]),
+}
+
+impl TemplateEntry {
+    /// The template as IR (equal to what the front end produces from the same source).
+    pub fn to_ir(&self) -> Template {
+        Template {
+            name: self.name.to_string(),
+            objects: self.objects,
+            paths: self.paths,
+            rows: self.rows.iter().map(RowEntry::to_ir).collect(),
+        }
+    }
+}
+
+impl RowEntry {
+    /// The row as IR.
+    pub fn to_ir(&self) -> Row {
+        let kind = match self.kind {
+            RowKindEntry::PointsTo => RowKind::PointsTo,
+            RowKindEntry::Interval => RowKind::Interval,
+            RowKindEntry::Zone => RowKind::Zone,
+            RowKindEntry::Octagon => RowKind::Octagon,
+            RowKindEntry::Linear(terms) => {
+                RowKind::Linear(terms.iter().map(|(c, n)| (*c, n.to_string())).collect())
+            }
+        };
+        Row {
+            kind,
+            over: self.over.to_vec(),
+        }
     }
 }

@@ -31,6 +31,17 @@ pub struct Spec {
     pub invariants: Vec<Invariant>,
     /// Data structures with their families; the refinement edges form the lattice.
     pub structures: Vec<Structure>,
+    /// Templates of seed 002's template engine, in source order; the engine uses them merged
+    /// ([`Spec::template_config`]).
+    pub templates: Vec<Template>,
+}
+
+impl Spec {
+    /// The configuration seed 002's template engine runs with: every template of the spec
+    /// merged by [`Template::merge`]; `None` when the spec declares no template.
+    pub fn template_config(&self) -> Option<Template> {
+        Template::merge(&self.templates)
+    }
 }
 
 /// An instrumentation predicate.
@@ -240,5 +251,198 @@ impl ShapeClass {
     /// Number of predicates (the cost measure of FineTune's tie-break).
     pub fn size(&self) -> usize {
         self.core.len() + self.instr.len()
+    }
+}
+
+// ---------------------------------------------------------------- templates (seed 002)
+
+/// A template of seed 002's template-based invariant synthesis (`template NAME { ... }`): the
+/// rows instantiated at every loop head, conjoined (a product), each guarded by its row guard
+/// and split per symbolic path (a power domain). See `docs/spec-language.md`, "Templates".
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Template {
+    /// Name.
+    pub name: String,
+    /// How many abstract objects each allocation site is materialised into.
+    pub objects: Materialise,
+    /// Which guards split the rows into symbolic paths.
+    pub paths: PathSensitivity,
+    /// The rows, in source order, no two with the same kind and an overlapping scope.
+    pub rows: Vec<Row>,
+}
+
+/// The materialisation bound `n_i` of every allocation site.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Materialise {
+    /// `objects auto;`: computed per site by the may-alias pre-pass.
+    Auto,
+    /// `objects N;`: `N` abstract objects per site, `1..=`[`Template::MAX_OBJECTS`].
+    Fixed(u32),
+}
+
+/// The symbolic paths a template's rows are split by (one parameter vector per path, the
+/// all-negative path excluded). Ordered by precision: `None < Loops < Branches`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PathSensitivity {
+    /// `paths none;`: one parameter vector (rows guarded only).
+    None,
+    /// `paths loops;`: paths over the loop-select guards (the paper's power domain).
+    Loops,
+    /// `paths branches;`: paths over the loop-select and the branch guards.
+    Branches,
+}
+
+/// `row KIND over SCOPES;`: one row kind instantiated over the terms its scopes select.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Row {
+    /// What each instance of the row states.
+    pub kind: RowKind,
+    /// The term classes it ranges over: distinct, in the order `Vars`, `Fields`.
+    pub over: Vec<Scope>,
+}
+
+/// The kinds of rows; each is instantiated with a parameter the synthesis finds (`d`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RowKind {
+    /// `p == a1 || ... || p == ak` for each pointer term `p`, parameter `{a1, ..., ak}`, a set
+    /// of addresses (objects and `null`); join is union.
+    PointsTo,
+    /// `x <= d1 && -x <= d2` for each numeric term `x`.
+    Interval,
+    /// `x - y <= d` for each ordered pair of distinct numeric terms.
+    Zone,
+    /// `±x ± y <= d` (four rows) for each pair of distinct numeric terms.
+    Octagon,
+    /// `c1*x1 + ... + cn*xn <= d`: the terms as (coefficient, name), in source order, each
+    /// coefficient non-zero and within ±[`Template::MAX_COEFFICIENT`], each name once. The
+    /// names are program variables (over `vars`) or fields of one abstract object (over
+    /// `fields`).
+    Linear(Vec<(i64, String)>),
+}
+
+/// A class of terms rows range over.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// `vars`: the loop-back program variables (`x^lb`), pointer or numeric by row kind.
+    Vars,
+    /// `fields`: the fields of the abstract objects (`ao.f^lb`), pointer or numeric by row kind.
+    Fields,
+}
+
+impl RowKind {
+    /// The row kind's name in the source (`linear` for linear rows).
+    pub fn name(&self) -> &'static str {
+        match self {
+            RowKind::PointsTo => "pointsto",
+            RowKind::Interval => "interval",
+            RowKind::Zone => "zone",
+            RowKind::Octagon => "octagon",
+            RowKind::Linear(_) => "linear",
+        }
+    }
+
+    /// Whether `self` and `other` state the same thing: equal, linear terms compared as a
+    /// set (`linear(a - b)` is `linear(-b + a)`).
+    pub fn same(&self, other: &RowKind) -> bool {
+        match (self, other) {
+            (RowKind::Linear(a), RowKind::Linear(b)) => {
+                let sorted = |t: &[(i64, String)]| {
+                    let mut t = t.to_vec();
+                    t.sort_by(|x, y| x.1.cmp(&y.1));
+                    t
+                };
+                sorted(a) == sorted(b)
+            }
+            (a, b) => a == b,
+        }
+    }
+}
+
+impl Scope {
+    /// The scope's name in the source.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Vars => "vars",
+            Scope::Fields => "fields",
+        }
+    }
+}
+
+impl Materialise {
+    /// `auto` or the bound, as in the source.
+    pub fn text(self) -> String {
+        match self {
+            Materialise::Auto => "auto".into(),
+            Materialise::Fixed(n) => n.to_string(),
+        }
+    }
+}
+
+impl PathSensitivity {
+    /// The mode's name in the source.
+    pub fn name(self) -> &'static str {
+        match self {
+            PathSensitivity::None => "none",
+            PathSensitivity::Loops => "loops",
+            PathSensitivity::Branches => "branches",
+        }
+    }
+}
+
+impl Template {
+    /// The largest materialisation bound `objects` accepts.
+    pub const MAX_OBJECTS: u32 = 8;
+    /// The largest absolute value of a coefficient of a `linear` row.
+    pub const MAX_COEFFICIENT: i64 = 65536;
+    /// `objects` when a template does not say.
+    pub const DEFAULT_OBJECTS: Materialise = Materialise::Auto;
+    /// `paths` when a template does not say.
+    pub const DEFAULT_PATHS: PathSensitivity = PathSensitivity::Loops;
+
+    /// Several templates merged into the one configuration the engine runs with; `None` for
+    /// no template.
+    ///
+    /// - `name`: the names joined by `+`, in order;
+    /// - `objects`: the largest fixed bound if any template fixes one, else `Auto`;
+    /// - `paths`: the most precise mode (`Branches` over `Loops` over `None`);
+    /// - `rows`: one row per distinct kind ([`RowKind::same`]), in order of first appearance,
+    ///   over the union of the scopes of every row of that kind, so that no term gets the same
+    ///   row twice.
+    pub fn merge<'a>(templates: impl IntoIterator<Item = &'a Template>) -> Option<Template> {
+        let mut all = templates.into_iter();
+        let first = all.next()?;
+        let mut m = Template {
+            name: first.name.clone(),
+            objects: first.objects,
+            paths: first.paths,
+            rows: vec![],
+        };
+        m.add_rows(&first.rows);
+        for t in all {
+            m.name = format!("{}+{}", m.name, t.name);
+            m.objects = match (m.objects, t.objects) {
+                (Materialise::Fixed(a), Materialise::Fixed(b)) => Materialise::Fixed(a.max(b)),
+                (Materialise::Fixed(a), Materialise::Auto)
+                | (Materialise::Auto, Materialise::Fixed(a)) => Materialise::Fixed(a),
+                (Materialise::Auto, Materialise::Auto) => Materialise::Auto,
+            };
+            m.paths = m.paths.max(t.paths);
+            m.add_rows(&t.rows);
+        }
+        Some(m)
+    }
+
+    /// Adds `rows`, merging each into the row of the same kind if there is one.
+    fn add_rows(&mut self, rows: &[Row]) {
+        for r in rows {
+            match self.rows.iter_mut().find(|m| m.kind.same(&r.kind)) {
+                Some(m) => {
+                    m.over.extend(r.over.iter().copied());
+                    m.over.sort();
+                    m.over.dedup();
+                }
+                None => self.rows.push(r.clone()),
+            }
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! The `.shape` specification language: a pest grammar, an AST in which every node has a span,
 //! semantic checks that run in a fixed order and report every error with spans, the resolved
-//! Spec IR, rendered diagnostics, a printer, the lattice of shape-class generators, and an
-//! interpreter of predicates and invariants on explicit heaps and three-valued structures.
+//! Spec IR, rendered diagnostics, a printer, the lattice of shape-class generators, an
+//! interpreter of predicates and invariants on explicit heaps and three-valued structures, and
+//! the templates of seed 002's template engine (module [`template`]).
 //!
 //! `load` is the whole front end: text in, checked [`ir::Spec`] out (or diagnostics).
 #![forbid(unsafe_code)]
@@ -18,6 +19,7 @@ pub mod lattice;
 pub mod parser;
 pub mod print;
 pub mod sem;
+pub mod template;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -38,10 +40,11 @@ pub fn load_all(texts: &[&str]) -> Result<ir::Spec, Vec<Diagnostic>> {
 
 #[cfg(test)]
 mod tests {
-    const LIB: [&str; 3] = [
+    const LIB: [&str; 4] = [
         include_str!("../../library/specs/predicates.shape"),
         include_str!("../../library/specs/invariants.shape"),
         include_str!("../../library/specs/structures.shape"),
+        include_str!("../../library/specs/templates.shape"),
     ];
 
     #[test]
@@ -53,5 +56,6 @@ mod tests {
             )
         });
         assert_eq!(spec.structures.len(), 5);
+        assert_eq!(spec.templates.len(), 1);
     }
 }

@@ -1,6 +1,7 @@
 //! The parser: `.shape` text to the [`ast`](crate::ast), through the pest grammar in
 //! `grammar.pest`. A syntax error becomes one [`Diagnostic`] with the position pest reports and
-//! the tokens it expected; the parser never panics.
+//! the tokens it expected; the parser never panics. Templates are parsed by
+//! [`crate::template`], with this module's rules.
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
@@ -15,7 +16,8 @@ mod generated {
     pub struct ShapeParser;
 }
 
-use generated::{Rule, ShapeParser};
+pub(crate) use generated::Rule;
+use generated::ShapeParser;
 
 /// Parses a whole `.shape` file.
 pub fn parse(text: &str) -> Result<Spec, Diagnostic> {
@@ -118,8 +120,12 @@ fn rule_name(r: &Rule) -> String {
         | Rule::not
         | Rule::quantifier
         | Rule::bool_lit => "formula",
-        Rule::item | Rule::predicate_decl | Rule::invariant_decl | Rule::structure_decl => {
-            "declaration (`predicate`, `invariant` or `structure`)"
+        Rule::item
+        | Rule::predicate_decl
+        | Rule::invariant_decl
+        | Rule::structure_decl
+        | Rule::template_decl => {
+            "declaration (`predicate`, `invariant`, `structure` or `template`)"
         }
         Rule::EOI => "end of file",
         Rule::closure => "`+` or `*`",
@@ -131,12 +137,25 @@ fn rule_name(r: &Rule) -> String {
         Rule::invariant_use | Rule::family_decl | Rule::abstract_decl => {
             "`invariant`, `family`, `abstract` or `}`"
         }
+        // Members are tried where `}` may also come (the lookahead after a keyword can hide
+        // the literal tokens, and with them the `}`).
+        Rule::objects_decl
+        | Rule::paths_decl
+        | Rule::row_decl
+        | Rule::kw_objects
+        | Rule::kw_paths
+        | Rule::kw_row => "`objects`, `paths`, `row` or `}`",
+        Rule::kw_over => "`over`",
+        Rule::lin_expr => "`(`",
+        Rule::lin_term => "term such as `2*x`",
+        Rule::lin_sign => "`+` or `-`",
+        Rule::number => "number",
         other => return format!("{other:?}"),
     };
     s.to_string()
 }
 
-fn span(p: &Pair<Rule>) -> Span {
+pub(crate) fn span(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
     Span {
         start: s.start(),
@@ -144,7 +163,7 @@ fn span(p: &Pair<Rule>) -> Span {
     }
 }
 
-fn ident(p: Pair<Rule>) -> Ident {
+pub(crate) fn ident(p: Pair<Rule>) -> Ident {
     Ident {
         name: p.as_str().to_string(),
         span: span(&p),
@@ -163,6 +182,7 @@ fn item(p: Pair<Rule>) -> Result<Item, Diagnostic> {
         Rule::predicate_decl => Item::Predicate(predicate(p)?),
         Rule::invariant_decl => Item::Invariant(invariant(p)?),
         Rule::structure_decl => Item::Structure(structure(p)),
+        Rule::template_decl => Item::Template(crate::template::parse(p)),
         _ => return Err(Diagnostic::error("unexpected item", span(&p))),
     })
 }

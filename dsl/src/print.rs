@@ -31,6 +31,7 @@ fn item(i: &Item) -> String {
             formula(&i.body)
         ),
         Item::Structure(s) => structure(s),
+        Item::Template(t) => crate::template::print(t),
     }
 }
 
@@ -131,7 +132,8 @@ fn atomic(f: &Formula) -> String {
 }
 
 /// A report of a checked spec: predicates with their formulas, invariants, structures with
-/// their families, and the lattice of generators (`shapecheck spec show`).
+/// their families, the lattice of generators, and, when there are any, the templates in
+/// source syntax with their merged configuration (`shapecheck spec show`).
 pub fn show_ir(spec: &crate::ir::Spec) -> String {
     use crate::ir::StructId;
     let mut out = String::from("predicates:\n");
@@ -223,6 +225,7 @@ pub fn show_ir(spec: &crate::ir::Spec) -> String {
             ));
         }
     }
+    out.push_str(&crate::template::show(spec));
     out
 }
 
@@ -300,7 +303,7 @@ mod tests {
         match &parse(text).expect("parses").items[0] {
             Item::Predicate(p) => formula(&p.body),
             Item::Invariant(i) => formula(&i.body),
-            Item::Structure(_) => panic!("no formula"),
+            Item::Structure(_) | Item::Template(_) => panic!("no formula"),
         }
     }
 

@@ -37,6 +37,8 @@ corpus!(pass => check_pass:
     refinement_chain,
     requires_diamond,
     standalone_roles,
+    templates_all_forms,
+    templates_paper,
 );
 
 corpus!(fail => check_fail:
@@ -44,6 +46,7 @@ corpus!(fail => check_fail:
     arity_roles,
     duplicate_declarations,
     duplicate_roles_params_families,
+    duplicate_templates,
     formula_closure_of_unary,
     formula_free_variable,
     formula_names_and_roles,
@@ -61,6 +64,7 @@ corpus!(fail => check_fail:
     names_unknown_role,
     names_unknown_structure,
     order_formulas_before_stratification,
+    order_lattice_before_templates,
     order_names_before_formulas,
     stratification_later_predicate,
     stratification_recursion,
@@ -69,7 +73,18 @@ corpus!(fail => check_fail:
     syntax_keyword_as_name,
     syntax_missing_semicolon,
     syntax_single_equals,
+    syntax_template_member,
     syntax_unclosed_structure,
+    template_coefficient_out_of_range,
+    template_given_twice,
+    template_linear_expression,
+    template_linear_name_twice,
+    template_no_rows,
+    template_objects_out_of_range,
+    template_row_repeated,
+    template_scope_twice,
+    template_unknown_names,
+    template_zero_coefficient,
 );
 
 corpus!(run => check_run: connectives, dll, lists, trees);

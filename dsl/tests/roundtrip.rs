@@ -65,6 +65,27 @@ fn printed_specs_check_to_the_same_ir() {
 }
 
 #[test]
+fn checked_templates_print_back_to_the_same_ir() {
+    // `template::print_ir` writes a checked template in source syntax, every member explicit;
+    // loading that text gives the same template.
+    let mut specs: Vec<shapecheck_dsl::ir::Spec> = (corpus().iter())
+        .filter(|f| !f.starts_with("library/"))
+        .map(|f| shapecheck_dsl::load(&common::read(f)).expect("checks"))
+        .collect();
+    specs.push(common::library());
+    let mut seen = 0;
+    for spec in specs {
+        for t in &spec.templates {
+            let text = shapecheck_dsl::template::print_ir(t, "");
+            let again = shapecheck_dsl::load(&text).unwrap_or_else(|_| panic!("{text}"));
+            assert_eq!(again.templates, std::slice::from_ref(t), "{text}");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 3, "templates in the corpus and the library: {seen}");
+}
+
+#[test]
 fn spans_are_erased_but_everything_else_compared() {
     let a = parse("predicate p[f](v) := f(v, v);").expect("parses");
     let b = parse("predicate   p [f] (v)\n:= f (v,v) ;").expect("parses");
@@ -76,10 +97,11 @@ fn spans_are_erased_but_everything_else_compared() {
 
 // ---------------------------------------------------------------- random ASTs
 
-const KEYWORDS: [&str; 11] = [
+const KEYWORDS: [&str; 12] = [
     "predicate",
     "invariant",
     "structure",
+    "template",
     "refines",
     "family",
     "requires",
@@ -237,7 +259,68 @@ fn item() -> impl Strategy<Value = Item> {
                 })
             },
         );
-    prop_oneof![predicate, invariant, structure]
+    prop_oneof![predicate, invariant, structure, template()]
+}
+
+fn number() -> impl Strategy<Value = Number> {
+    "[0-9]{1,6}".prop_map(|digits| Number {
+        digits,
+        span: Span::default(),
+    })
+}
+
+/// Random template declarations: any names where the checks expect kinds, scopes and modes
+/// (the round trip is syntactic), coefficients with and without signs, empty expressions.
+fn template() -> impl Strategy<Value = Item> {
+    let sp = Span::default();
+    let bound = prop_oneof![
+        number().prop_map(BoundDecl::Number),
+        ident().prop_map(BoundDecl::Name)
+    ];
+    let objects = bound.prop_map(move |bound| ObjectsDecl {
+        keyword: sp,
+        bound,
+        span: sp,
+    });
+    let paths = ident().prop_map(move |mode| PathsDecl {
+        keyword: sp,
+        mode,
+        span: sp,
+    });
+    let term = (any::<bool>(), prop::option::of(number()), ident()).prop_map(
+        move |(negative, coef, name)| TermDecl {
+            negative,
+            coef,
+            name,
+            span: sp,
+        },
+    );
+    let expr =
+        prop::collection::vec(term, 0..=3).prop_map(move |terms| LinExprDecl { terms, span: sp });
+    let row =
+        (ident(), prop::option::of(expr), idents(1, 3)).prop_map(move |(kind, expr, over)| {
+            RowDecl {
+                kind,
+                expr,
+                over,
+                span: sp,
+            }
+        });
+    (
+        ident(),
+        prop::collection::vec(objects, 0..=2),
+        prop::collection::vec(paths, 0..=2),
+        prop::collection::vec(row, 0..=3),
+    )
+        .prop_map(move |(name, objects, paths, rows)| {
+            Item::Template(TemplateDecl {
+                name,
+                objects,
+                paths,
+                rows,
+                span: sp,
+            })
+        })
 }
 
 proptest! {

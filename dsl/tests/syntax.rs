@@ -58,12 +58,55 @@ fn structure_members() {
 }
 
 #[test]
+fn template_members() {
+    let members = "expected `objects`, `paths`, `row` or `}`";
+    assert_eq!(
+        error("template t {\n  rows interval over vars;\n}"),
+        e("2:3", &format!("{members}, found `rows`"))
+    );
+    assert_eq!(
+        error("template t { row zone over vars;\n"),
+        e("2:1", &format!("{members}, found end of file"))
+    );
+    assert_eq!(
+        error("template t { row interval over vars }"),
+        e("1:37", "expected `,` or `;`, found `}`")
+    );
+    assert_eq!(
+        error("template t { row interval vars; }"),
+        e("1:27", "expected `(` or `over`, found `vars`")
+    );
+    assert_eq!(
+        error("template t { row linear(a b) over vars; }"),
+        e("1:27", "expected `)`, `+` or `-`, found `b`")
+    );
+    assert_eq!(
+        error("template t { row linear(2 a) over vars; }"),
+        e("1:27", "expected `*`, found `a`")
+    );
+    assert_eq!(
+        error("template t { objects -1; row zone over vars; }"),
+        e("1:22", "expected identifier or number, found `-`")
+    );
+    assert_eq!(
+        error("template t { row zone over vars, ; }"),
+        e("1:34", "expected identifier, found `;`")
+    );
+    // `template` is a keyword; the words inside a template are not.
+    assert_eq!(
+        error("predicate template[f](v) := true;"),
+        e("1:11", "expected identifier, found `template`")
+    );
+    assert!(parse("predicate row[over](objects) := over(objects, objects);").is_ok());
+}
+
+#[test]
 fn declarations_and_formulas() {
     assert_eq!(
         error("predicat p[f](v) := true;"),
         e(
             "1:1",
-            "expected `invariant`, `predicate` or `structure`, found `predicat`"
+            "expected `invariant`, `predicate`, `structure` or `template`, found `predicat`"
         )
     );
     assert_eq!(

@@ -1,5 +1,6 @@
-//! The standard domain library of shapecheck: the data structures, instrumentation predicates
-//! and explicit-heap invariants of `specs/*.shape`, compiled by `shapecheck_macros::spec!`.
+//! The standard domain library of shapecheck: the data structures, instrumentation predicates,
+//! explicit-heap invariants and templates of `specs/*.shape`, compiled by
+//! `shapecheck_macros::spec!`.
 //!
 //! - [`spec()`]: the checked spec as data (formulas as `Formula` trees);
 //! - [`predicates`]: `reach`, `treach`, `cyclic`, `shared`, `cancel`, `down`, `dstar`, `dreach`,
@@ -8,6 +9,9 @@
 //! - [`invariants`]: `acyclic`, `inverse`, `unshared`, `tree`, `circular`;
 //! - [`structures`]: `sll`, `dll`, `tree`, `treep`, `csll`, each with its invariants and its
 //!   lattice of shape-class generators;
+//! - templates (`specs/templates.shape`): `heap`, the configuration of seed 002's template
+//!   engine (the paper's: `objects auto; paths loops;` points-to and interval rows over
+//!   variables and fields), as data in `COMPILED.templates` and `spec().templates`;
 //! - [`COMPILED`]: all of them as tables, for lookup by name.
 //!
 //! ```
@@ -30,5 +34,6 @@
 shapecheck_macros::spec!(
     "specs/predicates.shape",
     "specs/invariants.shape",
-    "specs/structures.shape"
+    "specs/structures.shape",
+    "specs/templates.shape"
 );

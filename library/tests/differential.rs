@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 use shapecheck_dsl::eval::{Evaluator, ExplicitHeap, Kleene, Structure3};
-use shapecheck_dsl::ir::{InvId, PredId, Spec, StructId};
+use shapecheck_dsl::ir::{InvId, Materialise, PathSensitivity, PredId, Spec, StructId};
 use shapecheck_dsl::sem::{Bound, Plain, Sem3, predicate3};
 use shapecheck_library::COMPILED;
 use std::cell::RefCell;
@@ -22,6 +22,7 @@ static LOADED: LazyLock<Spec> = LazyLock::new(|| {
         include_str!("../specs/predicates.shape"),
         include_str!("../specs/invariants.shape"),
         include_str!("../specs/structures.shape"),
+        include_str!("../specs/templates.shape"),
     ])
     .expect("library specs check")
 });
@@ -389,4 +390,27 @@ fn tables_follow_the_ir() {
             shapecheck_dsl::lattice::generators(spec, StructId(i))
         );
     }
+}
+
+/// Compiled against interpreted, for templates: the static table `spec!` generated, read back
+/// as IR, equals the templates the interpreter's front end produces from the library's texts
+/// (and the merged configurations agree); the library's default is the paper's configuration.
+#[test]
+fn template_tables_equal_the_interpreted_ir() {
+    let table: Vec<_> = COMPILED.templates.iter().map(|t| t.to_ir()).collect();
+    assert_eq!(table, LOADED.templates);
+    assert_eq!(shapecheck_library::spec().templates, LOADED.templates);
+    assert_eq!(COMPILED.template_config(), LOADED.template_config());
+    let heap = COMPILED.template("heap").expect("the library's template");
+    assert_eq!(
+        (heap.objects, heap.paths),
+        (Materialise::Auto, PathSensitivity::Loops)
+    );
+    let rows: Vec<String> = (heap.rows.iter())
+        .map(|r| shapecheck_dsl::template::row_ir(&r.to_ir()))
+        .collect();
+    assert_eq!(
+        rows,
+        ["pointsto over vars, fields", "interval over vars, fields"]
+    );
 }

@@ -26,7 +26,9 @@ use syn::{LitStr, Token};
 /// - `pub mod predicates`, `pub mod invariants`, `pub mod structures`: one zero-sized type per
 ///   declaration implementing `CompiledPredicate`, `CompiledInvariant` or `CompiledStructure`
 ///   (from `shapecheck_dsl::compiled`), named in CamelCase (`reach` becomes `Reach`);
-/// - `pub static COMPILED: shapecheck_dsl::compiled::CompiledSpec`: all of them as tables;
+/// - `pub static COMPILED: shapecheck_dsl::compiled::CompiledSpec`: all of them as tables, and
+///   the spec's `template` declarations as static data (`COMPILED.templates`, one
+///   `TemplateEntry` each: name, objects, paths, rows with their kinds, scopes and terms);
 /// - `pub const SOURCES: &[(&str, &str)]`: each spec file as written in the call and its text
 ///   (so that a program can show it or load a user spec on top of it).
 ///

@@ -25,7 +25,8 @@ mod library {
     shapecheck_macros::spec!(
         "../library/specs/predicates.shape",
         "../library/specs/invariants.shape",
-        "../library/specs/structures.shape"
+        "../library/specs/structures.shape",
+        "../library/specs/templates.shape"
     );
 }
 
@@ -72,6 +73,29 @@ fn snapshot_source_is_the_expansion() {
             .collect()
     };
     assert_eq!(names(&small_source::COMPILED), names(&small::COMPILED));
+    assert_eq!(small_source::COMPILED.templates, small::COMPILED.templates);
+}
+
+/// Compiled against interpreted, for templates: the static table `spec!` generates, read back
+/// as IR, equals what the interpreter's front end produces from the same text, and so does the
+/// generated `spec()` data; the merged configurations agree too.
+#[test]
+fn template_tables_equal_the_interpreted_ir() {
+    let text = include_str!("fixtures/small.shape");
+    let loaded = shapecheck_dsl::load(text).expect("fixture checks");
+    assert_eq!(loaded.templates.len(), 2);
+    for compiled in [&small::COMPILED, &small_source::COMPILED] {
+        let table: Vec<_> = compiled.templates.iter().map(|t| t.to_ir()).collect();
+        assert_eq!(table, loaded.templates);
+        assert_eq!((compiled.spec)().templates, loaded.templates);
+        assert_eq!(compiled.template_config(), loaded.template_config());
+    }
+    let ranges = small::COMPILED.template("ranges").expect("compiled");
+    assert_eq!(
+        ranges.rows[0].kind,
+        shapecheck_dsl::compiled::RowKindEntry::Linear(&[(2, "hi"), (-1, "lo"), (-3, "x")])
+    );
+    assert_eq!(ranges.objects, shapecheck_dsl::ir::Materialise::Fixed(2));
 }
 
 #[test]
@@ -148,6 +172,7 @@ fn library_expansion_is_complete() {
     assert_eq!(library::COMPILED.predicates.len(), spec.predicates.len());
     assert_eq!(library::COMPILED.invariants.len(), spec.invariants.len());
     assert_eq!(library::COMPILED.structures.len(), spec.structures.len());
+    assert_eq!(library::COMPILED.templates.len(), spec.templates.len());
     let sll = library::COMPILED.structure("sll").expect("sll is compiled");
     assert!((sll.invariants_hold)(&heap(), &["b"]));
 }

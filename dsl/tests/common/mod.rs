@@ -36,10 +36,11 @@ pub fn files(dir: &str, ext: &str) -> Vec<String> {
 }
 
 /// The standard library's spec files, in load order.
-pub const LIBRARY: [&str; 3] = [
+pub const LIBRARY: [&str; 4] = [
     "library/specs/predicates.shape",
     "library/specs/invariants.shape",
     "library/specs/structures.shape",
+    "library/specs/templates.shape",
 ];
 
 /// The standard library, checked.
@@ -169,6 +170,57 @@ fn erase_item(i: &Item) -> Item {
             abstracts: ids(&s.abstracts),
             span: NO,
         }),
+        Item::Template(t) => Item::Template(erase_template(t)),
+    }
+}
+
+fn num(n: &Number) -> Number {
+    Number {
+        digits: n.digits.clone(),
+        span: NO,
+    }
+}
+
+/// The template with every span set to the default.
+pub fn erase_template(t: &TemplateDecl) -> TemplateDecl {
+    TemplateDecl {
+        name: id(&t.name),
+        objects: (t.objects.iter())
+            .map(|o| ObjectsDecl {
+                keyword: NO,
+                bound: match &o.bound {
+                    BoundDecl::Number(n) => BoundDecl::Number(num(n)),
+                    BoundDecl::Name(n) => BoundDecl::Name(id(n)),
+                },
+                span: NO,
+            })
+            .collect(),
+        paths: (t.paths.iter())
+            .map(|p| PathsDecl {
+                keyword: NO,
+                mode: id(&p.mode),
+                span: NO,
+            })
+            .collect(),
+        rows: (t.rows.iter())
+            .map(|r| RowDecl {
+                kind: id(&r.kind),
+                expr: r.expr.as_ref().map(|e| LinExprDecl {
+                    terms: (e.terms.iter())
+                        .map(|t| TermDecl {
+                            negative: t.negative,
+                            coef: t.coef.as_ref().map(num),
+                            name: id(&t.name),
+                            span: NO,
+                        })
+                        .collect(),
+                    span: NO,
+                }),
+                over: ids(&r.over),
+                span: NO,
+            })
+            .collect(),
+        span: NO,
     }
 }
 

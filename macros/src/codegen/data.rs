@@ -11,9 +11,10 @@ pub fn spec_fn(spec: &Spec) -> TokenStream {
     let preds = spec.predicates.iter().map(predicate);
     let invs = spec.invariants.iter().map(invariant);
     let structs = spec.structures.iter().map(structure);
+    let templates = spec.templates.iter().map(super::template::ir);
     quote! {
         /// The checked spec these items were compiled from, as data: every formula as a
-        /// `Formula` tree, every structure with its families and refinements.
+        /// `Formula` tree, every structure with its families and refinements, every template.
         pub fn spec() -> &'static ::shapecheck_dsl::ir::Spec {
             static SPEC: ::std::sync::LazyLock<::shapecheck_dsl::ir::Spec> =
                 ::std::sync::LazyLock::new(|| {
@@ -23,6 +24,7 @@ pub fn spec_fn(spec: &Spec) -> TokenStream {
                         predicates: ::std::vec![#(#preds),*],
                         invariants: ::std::vec![#(#invs),*],
                         structures: ::std::vec![#(#structs),*],
+                        templates: ::std::vec![#(#templates),*],
                     }
                 });
             &SPEC

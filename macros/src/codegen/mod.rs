@@ -3,12 +3,13 @@
 //! The output holds types, trait impls and tables only; the algorithms (quantifiers,
 //! closures, three-valued equality) are calls into `::shapecheck_dsl::__private`. Templates are
 //! split per kind of item: [`data`] (the IR as constructor expressions), [`formula`] (a formula
-//! as nested calls, two- or three-valued), [`items`] (predicates, invariants, structures), and
-//! [`text`] (names and doc text).
+//! as nested calls, two- or three-valued), [`items`] (predicates, invariants, structures),
+//! [`template`] (the `template` declarations, as data only), and [`text`] (names and doc text).
 
 mod data;
 mod formula;
 mod items;
+mod template;
 mod text;
 
 use proc_macro2::{Ident, TokenStream};
@@ -42,7 +43,7 @@ pub fn generate(spec: &Spec) -> TokenStream {
     let preds = (0..spec.predicates.len()).map(|i| items::predicate(spec, &names, i));
     let invs = (0..spec.invariants.len()).map(|i| items::invariant(spec, &names, i));
     let structs = (0..spec.structures.len()).map(|i| items::structure(spec, &names, i));
-    let table = table(&names);
+    let table = table(&names, template::table(&spec.templates));
     quote! {
         #data
         /// The compiled instrumentation predicates: one zero-sized type per predicate.
@@ -55,11 +56,12 @@ pub fn generate(spec: &Spec) -> TokenStream {
     }
 }
 
-/// `COMPILED`: every item as a table row, in IR order.
-fn table(names: &Names) -> TokenStream {
+/// `COMPILED`: every item as a table row, in IR order; `templates` is the templates' table.
+fn table(names: &Names, templates: TokenStream) -> TokenStream {
     let (preds, invs, structs) = (&names.preds, &names.invs, &names.structs);
     quote! {
-        /// Every compiled predicate, invariant and structure of the spec, as tables in IR order.
+        /// Every compiled predicate, invariant, structure and template of the spec, as tables
+        /// in IR order.
         pub static COMPILED: ::shapecheck_dsl::compiled::CompiledSpec =
             ::shapecheck_dsl::compiled::CompiledSpec {
                 spec,
@@ -72,6 +74,7 @@ fn table(names: &Names) -> TokenStream {
                 structures: &[#(
                     <structures::#structs as ::shapecheck_dsl::compiled::CompiledStructure>::ENTRY
                 ),*],
+                templates: #templates,
             };
     }
 }
