@@ -24,6 +24,7 @@ use shapecheck_runtime::report;
 use shapecheck_runtime::techniques::explicit::Explicit;
 use shapecheck_runtime::techniques::seed000::Seed000;
 use shapecheck_runtime::techniques::seed000::lazy::LazyConfig;
+use shapecheck_runtime::techniques::seed002::Seed002;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -130,6 +131,8 @@ enum Engine {
     Auto,
     Explicit,
     Shape,
+    /// Template-based invariant synthesis (seed 002; unreach-call only).
+    Template,
     Compare,
 }
 
@@ -139,6 +142,7 @@ impl Engine {
             Engine::Auto => Mode::Auto,
             Engine::Explicit => Mode::Only("explicit"),
             Engine::Shape => Mode::Only("shape"),
+            Engine::Template => Mode::Only("template"),
             Engine::Compare => Mode::Compare,
         }
     }
@@ -337,6 +341,7 @@ fn engines(args: &VerifyArgs) -> Engines {
                 ..LazyConfig::default()
             },
         },
+        seed002: Seed002,
     }
 }
 

@@ -3,9 +3,10 @@
 //! Consumes a [`Task`] (its budget is the whole run's) and the engines' configurations;
 //! produces a [`Portfolio`] result: every [`Run`] in order and the final [`Verdict`].
 //!
-//! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow), then the lazy shape
-//!   analysis on half of the time left, then the explicit engine with the rest; the first
-//!   decided verdict stands.
+//! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow), then template
+//!   synthesis (unreach-call only) on a quarter of the time left, the lazy shape analysis on
+//!   half of what is then left, then the explicit engine with the rest; the first decided
+//!   verdict stands.
 //! - [`Mode::Only`]: one engine, with the whole budget.
 //! - [`Mode::Compare`]: every engine that supports the properties, each on an equal share of
 //!   the budget; they must not disagree. A TRUE against a replayed FALSE is a soundness bug:
@@ -15,6 +16,7 @@ use crate::engine::{Engine, Run, Task, Verdict};
 use crate::explicit::explore::Limits;
 use crate::techniques::explicit::Explicit;
 use crate::techniques::seed000::Seed000;
+use crate::techniques::seed002::Seed002;
 
 /// How engines are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,13 +36,15 @@ pub struct Engines {
     pub explicit: Explicit,
     /// The lazy shape analysis.
     pub seed000: Seed000,
+    /// Template-based invariant synthesis.
+    pub seed002: Seed002,
 }
 
 /// Steps of the first, short explicit-heap run in auto mode.
 pub const FIRST_PASS_STEPS: u64 = 300_000;
 
 /// The names `--engine` takes besides `auto` and `compare`.
-pub const ENGINES: [&str; 2] = ["explicit", "shape"];
+pub const ENGINES: [&str; 3] = ["explicit", "shape", "template"];
 
 /// Engines that decided a task differently: a soundness bug.
 #[derive(Clone, Debug)]
@@ -69,12 +73,13 @@ impl Engines {
         match name {
             "explicit" => Some(&self.explicit),
             "shape" => Some(&self.seed000),
+            "template" => Some(&self.seed002),
             _ => None,
         }
     }
 
-    fn all(&self) -> [&dyn Engine; 2] {
-        [&self.explicit, &self.seed000]
+    fn all(&self) -> [&dyn Engine; 3] {
+        [&self.explicit, &self.seed002, &self.seed000]
     }
 }
 
@@ -107,7 +112,8 @@ fn run_one(e: &dyn Engine, task: &Task) -> Run {
 fn auto(task: &Task, engines: &Engines) -> Portfolio {
     let full = &engines.explicit;
     let shape_applies = engines.seed000.supports(task.properties).is_ok();
-    let staged = shape_applies && full.limits.max_steps > FIRST_PASS_STEPS;
+    let template_applies = engines.seed002.supports(task.properties).is_ok();
+    let staged = (shape_applies || template_applies) && full.limits.max_steps > FIRST_PASS_STEPS;
     let first = Explicit {
         limits: Limits {
             max_steps: if staged {
@@ -119,7 +125,14 @@ fn auto(task: &Task, engines: &Engines) -> Portfolio {
         },
     };
     let mut runs = vec![first.run(task)];
-    if !runs[0].verdict.decided() {
+    if template_applies && !runs[0].verdict.decided() {
+        runs.push(
+            engines
+                .seed002
+                .run(&task.with_budget(task.budget.share(0.25))),
+        );
+    }
+    if !runs.iter().any(|r| r.verdict.decided()) {
         let share = if staged { 0.5 } else { 1.0 };
         runs.push(run_one(
             &engines.seed000,

@@ -2,3 +2,4 @@
 
 pub mod explicit;
 pub mod seed000;
+pub mod seed002;

@@ -1,0 +1,1035 @@
+//! The SSA encoding of the whole inlined program over bit-vectors and Booleans, with its loops
+//! cut at their heads (2LS, Section II-C, and the heap encoding of Section III).
+//!
+//! Consumes a [`Flat`] program, its [`Memory`] model and a [`Templates`] store; produces an
+//! [`Encoding`]: the background formula (the program's transition relation, each loop head's
+//! phi `x = g_ls ? x_lb : x_entry` with the template row assumed for the loop-back value
+//! `x_lb`), the obligations that make the invariant inductive (the value at the end of each
+//! iteration satisfies its row), and the guards of the error calls. Nodes are encoded in
+//! topological order with one symbolic state each (path guard, register values, cells of the
+//! exact objects, the value sets of the summary objects). A read of a summary object yields a
+//! fresh value constrained to the summary's set: the row assumed at the loop head joined with
+//! the values written since (the weak update); reads through an unchanged pointer register
+//! reuse the value (the paper's `drf` reuse). An allocation in a loop folds the most recent
+//! object into the summary and renames every pointer to it.
+
+use super::flat::Flat;
+use super::memory::{ALIVE, Memory, ObjKind, PTR_BITS, Scalar};
+use super::template::{Kind, Templates};
+use crate::engine::Budget;
+use crate::program::ir::{BinOp, Builtin, Callee, CmpOp, Expr, ExprKind, Op, Type, UnOp, VarId};
+use crate::smt::{binary, compare, resize_bits};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use z3::ast::{BV, Bool};
+
+/// What must hold for the invariant to be inductive: `guard -> holds`, `holds` being
+/// `T_row(value)` in the state at the end of an iteration.
+pub struct Obligation {
+    /// When it applies.
+    pub guard: Bool,
+    /// The row.
+    pub row: usize,
+    /// The value at the end of an iteration.
+    pub value: BV,
+    /// The row's formula on the value.
+    pub holds: Bool,
+}
+
+/// The encoded program.
+pub struct Encoding {
+    /// Always true (transition relation and row assumptions).
+    pub background: Vec<Bool>,
+    /// Inductiveness obligations.
+    pub obligations: Vec<Obligation>,
+    /// Guards under which an error call is reached, with its line.
+    pub errors: Vec<(Bool, u32)>,
+}
+
+#[derive(Clone)]
+struct Val {
+    bv: BV,
+    token: u32,
+}
+
+#[derive(Clone)]
+enum Elem {
+    Value(BV),
+    /// A value the row held at a loop head (with the objects alive there), renamed by the
+    /// (recent, summary) foldings since.
+    Row(usize, Vec<Option<Bool>>, Vec<(usize, usize)>),
+}
+
+#[derive(Clone)]
+struct State {
+    guard: Bool,
+    regs: BTreeMap<VarId, Val>,
+    cells: BTreeMap<(usize, u64), BV>,
+    /// Summary value sets: element id -> (guard, element).
+    sums: BTreeMap<(usize, u64), BTreeMap<u32, (Bool, Elem)>>,
+    /// Values read or written through a pointer register's value (token) in a summary cell.
+    cache: BTreeMap<(u32, usize, u64), BV>,
+}
+
+/// Where an lvalue lives.
+enum Place {
+    Reg(VarId),
+    Mem { addr: BV, token: Option<u32> },
+}
+
+/// The encoder.
+pub struct Encoder<'a> {
+    flat: &'a Flat,
+    mem: &'a Memory,
+    tpl: &'a mut Templates,
+    out: Encoding,
+    next: u32,
+    /// Per loop head: the rows and what they constrain.
+    heads: HashMap<usize, Vec<(usize, Target)>>,
+    budget: Budget,
+}
+
+#[derive(Clone, Copy)]
+enum Target {
+    Reg(VarId),
+    Cell(usize, u64),
+    Sum(usize, u64),
+}
+
+type R<T> = Result<T, String>;
+
+impl<'a> Encoder<'a> {
+    /// An encoder adding its rows to `tpl`.
+    pub fn new(flat: &'a Flat, mem: &'a Memory, tpl: &'a mut Templates, budget: Budget) -> Self {
+        Encoder {
+            flat,
+            mem,
+            tpl,
+            out: Encoding {
+                background: vec![],
+                obligations: vec![],
+                errors: vec![],
+            },
+            next: 0,
+            heads: HashMap::new(),
+            budget,
+        }
+    }
+
+    /// Encodes the program.
+    pub fn run(mut self) -> R<Encoding> {
+        let mut pending: HashMap<usize, Vec<State>> = HashMap::new();
+        let mut ends: HashMap<usize, Vec<State>> = HashMap::new();
+        pending.insert(self.flat.entry, vec![self.initial()]);
+        for &node in &self.flat.order {
+            self.budget.check().map_err(|e| e.to_string())?;
+            let Some(states) = pending.remove(&node) else {
+                continue;
+            };
+            let mut st = self.merge(states);
+            if self.flat.loops.contains_key(&node) {
+                st = self.enter_loop(node, st)?;
+            }
+            let flat = self.flat;
+            for &e in &flat.out[node] {
+                let Some(next) = self.step(e, st.clone())? else {
+                    continue;
+                };
+                let to = flat.edges[e].to;
+                if flat.back[e] {
+                    ends.entry(to).or_default().push(next);
+                } else {
+                    pending.entry(to).or_default().push(next);
+                }
+            }
+        }
+        for (head, states) in ends {
+            let end = self.merge(states);
+            self.close_loop(head, &end);
+        }
+        Ok(self.out)
+    }
+
+    fn fresh(&mut self, name: &str, bits: u32) -> BV {
+        self.next += 1;
+        BV::fresh_const(name, bits)
+    }
+
+    fn token(&mut self) -> u32 {
+        self.next += 1;
+        self.next
+    }
+
+    fn initial(&mut self) -> State {
+        let mut st = State {
+            guard: Bool::from_bool(true),
+            regs: BTreeMap::new(),
+            cells: BTreeMap::new(),
+            sums: BTreeMap::new(),
+            cache: BTreeMap::new(),
+        };
+        let prog = &self.flat.prog;
+        for (i, v) in prog.vars.iter().enumerate() {
+            if !self.mem.register[i] {
+                continue;
+            }
+            let bits = Scalar::of(&v.ty).expect("registers are scalars").bits();
+            let global = v.kind == crate::program::ir::VarKind::Global;
+            let bv = if global {
+                BV::from_u64(0, bits)
+            } else {
+                self.fresh(&v.name, bits)
+            };
+            let token = self.token();
+            st.regs.insert(VarId(i as u32), Val { bv, token });
+        }
+        for (o, obj) in self.mem.objects.iter().enumerate() {
+            let zero = match obj.kind {
+                ObjKind::Var(v) => prog.var(v).kind == crate::program::ir::VarKind::Global,
+                _ => false,
+            };
+            for c in &obj.cells {
+                let bv = if zero || c.off == ALIVE {
+                    BV::from_u64(0, c.ty.bits())
+                } else {
+                    self.fresh(&format!("{}{}", obj.name, c.name), c.ty.bits())
+                };
+                if matches!(obj.kind, ObjKind::Summary(_)) {
+                    st.sums.entry((o, c.off)).or_default();
+                } else {
+                    st.cells.insert((o, c.off), bv);
+                }
+            }
+        }
+        st
+    }
+
+    // ---- merging and loops ----
+
+    fn merge(&mut self, mut states: Vec<State>) -> State {
+        if states.len() == 1 {
+            return states.pop().expect("one state");
+        }
+        let guards: Vec<Bool> = states.iter().map(|s| s.guard.clone()).collect();
+        let mut out = states[0].clone();
+        out.guard = Bool::or(&guards);
+        let regs: Vec<VarId> = out.regs.keys().copied().collect();
+        for v in regs {
+            let vals: Vec<Val> = states.iter().map(|s| s.regs[&v].clone()).collect();
+            let bv = choose(&guards, vals.iter().map(|x| x.bv.clone()).collect());
+            let token = if vals.iter().all(|x| x.token == vals[0].token) {
+                vals[0].token
+            } else {
+                self.token()
+            };
+            out.regs.insert(v, Val { bv, token });
+        }
+        let cells: Vec<(usize, u64)> = out.cells.keys().copied().collect();
+        for k in cells {
+            let vals = states.iter().map(|s| s.cells[&k].clone()).collect();
+            out.cells.insert(k, choose(&guards, vals));
+        }
+        for (k, set) in out.sums.iter_mut() {
+            let mut all: BTreeMap<u32, (Bool, Elem)> = BTreeMap::new();
+            for s in &states {
+                for (id, (g, e)) in &s.sums[k] {
+                    let g = Bool::and(&[g.clone(), s.guard.clone()]);
+                    match all.get_mut(id) {
+                        Some((h, _)) => *h = Bool::or(&[h.clone(), g]),
+                        None => {
+                            all.insert(*id, (g, e.clone()));
+                        }
+                    }
+                }
+            }
+            *set = all;
+        }
+        out.cache
+            .retain(|k, v| states[1..].iter().all(|s| s.cache.get(k) == Some(v)));
+        out
+    }
+
+    /// The state at loop head `head` from the state entering it: every value the loop may
+    /// change becomes `g_ls ? x_lb : x_entry` with the row's assumption on `x_lb`.
+    fn enter_loop(&mut self, head: usize, mut st: State) -> R<State> {
+        let line = self.line_of(head);
+        let ls = Bool::fresh_const(&format!("ls{head}"));
+        let (regs, cells, sums) = self.changed_in_loop(head);
+        let mut rows = vec![];
+        let mut assume = vec![];
+        for v in regs {
+            let ty = Scalar::of(&self.flat.prog.var(v).ty).expect("scalar");
+            let what = format!("{} at line {line}", self.flat.prog.var(v).name);
+            let r = self.row(ty, what);
+            let lb = self.fresh("lb", ty.bits());
+            let old = st.regs[&v].bv.clone();
+            let token = self.token();
+            st.regs.insert(
+                v,
+                Val {
+                    bv: ls.ite(&lb, &old),
+                    token,
+                },
+            );
+            rows.push((r, Target::Reg(v)));
+            assume.push((r, lb, None));
+        }
+        for (o, off) in cells {
+            let cell = self.cell(o, off);
+            let what = format!("{}{} at line {line}", self.mem.objects[o].name, cell.name);
+            let r = self.row(cell.ty, what);
+            let lb = self.fresh("lb", cell.ty.bits());
+            let old = st.cells[&(o, off)].clone();
+            st.cells.insert((o, off), ls.ite(&lb, &old));
+            rows.push((r, Target::Cell(o, off)));
+            assume.push((r, lb, Some((o, off))));
+        }
+        // The rows hold of the loop-back values in the state at the head: a points-to row
+        // admits the objects alive there, a row over an allocated object's cell holds while
+        // the object lives.
+        let live = self.live(&st);
+        for (r, lb, cell) in assume {
+            let holds = self.tpl.holds(r, &lb, &live);
+            let assumed = match cell.and_then(|(o, off)| self.alive(&st, o, off)) {
+                Some(alive) => alive.implies(&holds),
+                None => holds,
+            };
+            self.out.background.push(ls.implies(&assumed));
+        }
+        for (o, off) in sums {
+            let cell = self.cell(o, off);
+            let what = format!("{}{} at line {line}", self.mem.objects[o].name, cell.name);
+            let r = self.row(cell.ty, what);
+            let id = self.token();
+            let set = st.sums.get_mut(&(o, off)).expect("summary cell");
+            for (g, _) in set.values_mut() {
+                *g = Bool::and(&[g.clone(), ls.not()]);
+            }
+            set.insert(id, (ls.clone(), Elem::Row(r, live.clone(), vec![])));
+            rows.push((r, Target::Sum(o, off)));
+        }
+        st.cache.clear();
+        self.heads.insert(head, rows);
+        Ok(st)
+    }
+
+    /// The obligations of loop `head` on the merged state at the ends of its iterations.
+    fn close_loop(&mut self, head: usize, end: &State) {
+        let rows = self.heads.get(&head).cloned().unwrap_or_default();
+        let live = self.live(end);
+        for (r, t) in rows {
+            match t {
+                Target::Reg(v) => self.oblige(end.guard.clone(), r, end.regs[&v].bv.clone(), &live),
+                Target::Cell(o, off) => {
+                    let guard = match self.alive(end, o, off) {
+                        Some(alive) => Bool::and(&[end.guard.clone(), alive]),
+                        None => end.guard.clone(),
+                    };
+                    self.oblige(guard, r, end.cells[&(o, off)].clone(), &live)
+                }
+                Target::Sum(o, off) => {
+                    for (g, e) in end.sums[&(o, off)].values() {
+                        let (cond, v) = self.element(e, PTR_BITS);
+                        let guard = Bool::and(&[end.guard.clone(), g.clone(), cond]);
+                        self.oblige(guard, r, v, &live);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether allocated object `o` lives, for its cells other than the flag itself.
+    fn alive(&self, st: &State, o: usize, off: u64) -> Option<Bool> {
+        let obj = &self.mem.objects[o];
+        if off == ALIVE || matches!(obj.kind, ObjKind::Var(_) | ObjKind::Summary(_)) {
+            return None;
+        }
+        Some(st.cells[&(o, ALIVE)].eq(BV::from_u64(1, 8)))
+    }
+
+    fn oblige(&mut self, guard: Bool, row: usize, value: BV, live: &[Option<Bool>]) {
+        let holds = self.tpl.holds(row, &value, live);
+        self.out.obligations.push(Obligation {
+            guard,
+            row,
+            value,
+            holds,
+        });
+    }
+
+    /// For each address of the universe, the condition under which its object exists in
+    /// `st` (`None`: always, for variables and summaries).
+    fn live(&self, st: &State) -> Vec<Option<Bool>> {
+        (self.tpl.universe.iter())
+            .map(|(addr, _)| {
+                let o = Memory::object_of(*addr)?;
+                self.alive(st, o, 0)
+            })
+            .collect()
+    }
+
+    /// A value of a summary element: (its condition, the value).
+    fn element(&mut self, e: &Elem, _bits: u32) -> (Bool, BV) {
+        match e {
+            Elem::Value(v) => (Bool::from_bool(true), v.clone()),
+            Elem::Row(r, live, renames) => {
+                let bits = match self.tpl.rows[*r].kind {
+                    Kind::PointsTo => PTR_BITS,
+                    Kind::Interval { bits, .. } => bits,
+                };
+                let u = self.fresh("u", bits);
+                let cond = self.tpl.holds(*r, &u, live);
+                let mut v = u;
+                for (from, to) in renames {
+                    v = rename(&v, *from, *to);
+                }
+                (cond, v)
+            }
+        }
+    }
+
+    fn row(&mut self, ty: Scalar, what: String) -> usize {
+        let kind = match ty {
+            Scalar::Ptr => Kind::PointsTo,
+            Scalar::Int(i) => Kind::Interval {
+                signed: i.signed,
+                bits: u32::from(i.bits),
+            },
+        };
+        self.tpl.add(kind, what)
+    }
+
+    fn cell(&self, o: usize, off: u64) -> super::memory::Cell {
+        (self.mem.objects[o].cells.iter())
+            .find(|c| c.off == off)
+            .expect("a cell of the object")
+            .clone()
+    }
+
+    fn line_of(&self, node: usize) -> u32 {
+        (self.flat.out[node].first())
+            .map(|&e| self.flat.edges[e].line)
+            .unwrap_or(0)
+    }
+
+    /// The registers, exact cells and summary cells loop `head` may change.
+    #[allow(clippy::type_complexity)]
+    fn changed_in_loop(&self, head: usize) -> (Vec<VarId>, Vec<(usize, u64)>, Vec<(usize, u64)>) {
+        let body = &self.flat.loops[&head];
+        let mut regs = BTreeSet::new();
+        let mut writes: Vec<(u64, Scalar)> = vec![];
+        let mut direct: BTreeSet<(usize, u64)> = BTreeSet::new();
+        let mut allocs = false;
+        for e in self
+            .flat
+            .edges
+            .iter()
+            .filter(|e| body.contains(&e.from) && body.contains(&e.to))
+        {
+            let lhs = match &e.op {
+                Op::Assign { lhs, .. } => Some(lhs),
+                Op::Call { lhs, callee, .. } => {
+                    if matches!(callee, Callee::Builtin(Builtin::Alloc(_))) {
+                        allocs = true;
+                    }
+                    lhs.as_ref()
+                }
+                Op::Havoc(v) => {
+                    if self.mem.register[v.0 as usize] {
+                        regs.insert(*v);
+                    } else if let Some(o) = self.mem.var_object[v.0 as usize] {
+                        direct.extend(self.mem.objects[o].cells.iter().map(|c| (o, c.off)));
+                    }
+                    None
+                }
+                _ => None,
+            };
+            let Some(lhs) = lhs else { continue };
+            match (&lhs.kind, super::memory::root_var(lhs)) {
+                (ExprKind::Var(v), _) if self.mem.register[v.0 as usize] => {
+                    regs.insert(*v);
+                }
+                (_, Some(v)) => {
+                    if let Some(o) = self.mem.var_object[v.0 as usize] {
+                        direct.extend(self.mem.objects[o].cells.iter().map(|c| (o, c.off)));
+                    }
+                }
+                _ => {
+                    for (off, s) in access_leaves(&self.flat.prog, lhs) {
+                        writes.push((off, s));
+                    }
+                }
+            }
+        }
+        if allocs {
+            // Folding renames pointers everywhere.
+            for (i, v) in self.flat.prog.vars.iter().enumerate() {
+                if self.mem.register[i] && matches!(v.ty, Type::Ptr(_)) {
+                    regs.insert(VarId(i as u32));
+                }
+            }
+        }
+        let mut cells = vec![];
+        let mut sums = vec![];
+        for (o, obj) in self.mem.objects.iter().enumerate() {
+            let site_allocated_here = match obj.kind {
+                ObjKind::Recent(s) | ObjKind::Once(s) | ObjKind::Summary(s) => {
+                    body.contains(&self.flat.edges[self.mem.sites[s].edge].from)
+                }
+                ObjKind::Var(_) => false,
+            };
+            for c in &obj.cells {
+                let written = direct.contains(&(o, c.off))
+                    // A pointer may point into the middle of an object: any cell of the
+                    // written type may change.
+                    || writes.iter().any(|(_, s)| c.ty.fits(*s))
+                    || site_allocated_here
+                    || (allocs && c.ty == Scalar::Ptr);
+                if !written {
+                    continue;
+                }
+                if matches!(obj.kind, ObjKind::Summary(_)) {
+                    sums.push((o, c.off));
+                } else {
+                    cells.push((o, c.off));
+                }
+            }
+        }
+        (regs.into_iter().collect(), cells, sums)
+    }
+
+    // ---- operations ----
+
+    /// The state after edge `e`, or `None` when the run ends there.
+    fn step(&mut self, index: usize, mut st: State) -> R<Option<State>> {
+        let flat = self.flat;
+        let e = &flat.edges[index];
+        match &e.op {
+            Op::Skip => {}
+            Op::Assign { lhs, rhs } => self.assign(&mut st, lhs, rhs)?,
+            Op::Assume { cond, positive } => {
+                let c = self.truth(&mut st, cond)?;
+                let c = if *positive { c } else { c.not() };
+                st.guard = Bool::and(&[st.guard.clone(), c]);
+            }
+            Op::Havoc(v) => self.havoc(&mut st, *v)?,
+            Op::Call {
+                lhs,
+                callee: Callee::Builtin(b),
+                args,
+            } => return self.builtin(index, st, *b, lhs.as_ref(), args),
+            Op::Call { .. } | Op::CallPtr { .. } | Op::Return(_) => {
+                return Err(format!("an un-inlined call at line {}", e.line));
+            }
+            Op::Unsupported(what) => return Err(format!("{what} at line {}", e.line)),
+        }
+        Ok(Some(st))
+    }
+
+    fn havoc(&mut self, st: &mut State, v: VarId) -> R<()> {
+        if self.mem.register[v.0 as usize] {
+            let bits = Scalar::of(&self.flat.prog.var(v).ty)
+                .expect("scalar")
+                .bits();
+            let bv = self.fresh("havoc", bits);
+            let token = self.token();
+            st.regs.insert(v, Val { bv, token });
+            return Ok(());
+        }
+        let o = self.var_obj(v)?;
+        for c in self.mem.objects[o].cells.clone() {
+            let bv = self.fresh("havoc", c.ty.bits());
+            st.cells.insert((o, c.off), bv);
+        }
+        Ok(())
+    }
+
+    fn builtin(
+        &mut self,
+        index: usize,
+        mut st: State,
+        b: Builtin,
+        lhs: Option<&Expr>,
+        args: &[Expr],
+    ) -> R<Option<State>> {
+        let e = &self.flat.edges[index];
+        match b {
+            Builtin::Nondet => {
+                if let Some(lhs) = lhs {
+                    let s = scalar(&lhs.ty, e.line)?;
+                    let v = self.fresh("nondet", s.bits());
+                    let token = self.token();
+                    self.store(&mut st, lhs, v, token)?;
+                }
+            }
+            Builtin::Assume => {
+                let c = self.truth(&mut st, &args[0])?;
+                st.guard = Bool::and(&[st.guard.clone(), c]);
+            }
+            Builtin::Error(_) => {
+                self.out.errors.push((st.guard.clone(), e.line));
+                return Ok(None);
+            }
+            Builtin::Abort | Builtin::Exit => return Ok(None),
+            Builtin::Free => {
+                // No effect on values (the template engine checks unreach-call only).
+                self.rvalue(&mut st, &args[0])?;
+            }
+            Builtin::Alloc(_) => {
+                let site = (self.mem.site_of_edge(index))
+                    .ok_or_else(|| format!("an allocation at line {}", e.line))?;
+                self.allocate(&mut st, site, lhs)?;
+            }
+            Builtin::Memset
+            | Builtin::Memcpy
+            | Builtin::BlockSize
+            | Builtin::Unsupported
+            | Builtin::External
+            | Builtin::Caveat => {
+                return Err(format!(
+                    "a call the template engine does not model at line {}",
+                    e.line
+                ));
+            }
+        }
+        Ok(Some(st))
+    }
+
+    /// An allocation at `site`: folds the recent object into the summary (loops only), makes
+    /// the object anew and stores its address or NULL (the allocation may fail).
+    fn allocate(&mut self, st: &mut State, site: usize, lhs: Option<&Expr>) -> R<()> {
+        let s = self.mem.sites[site].clone();
+        let (obj, summary) = s.objects;
+        if let Some(sum) = summary {
+            self.fold(st, obj, sum);
+        }
+        let fail = Bool::fresh_const("alloc_fails");
+        for c in self.mem.objects[obj].cells.clone() {
+            let bv = if c.off == ALIVE {
+                fail.ite(&BV::from_u64(0, 8), &BV::from_u64(1, 8))
+            } else if s.zeroed {
+                BV::from_u64(0, c.ty.bits())
+            } else {
+                self.fresh("garbage", c.ty.bits())
+            };
+            st.cells.insert((obj, c.off), bv);
+        }
+        if let Some(lhs) = lhs {
+            let addr = BV::from_u64(Memory::addr(obj, 0), PTR_BITS);
+            let v = fail.ite(&BV::from_u64(0, PTR_BITS), &addr);
+            let token = self.token();
+            self.store(st, lhs, v, token)?;
+        }
+        Ok(())
+    }
+
+    /// Adds the recent object's cells (while it is alive) to the summary and renames every
+    /// pointer to the recent object into a pointer to the summary.
+    fn fold(&mut self, st: &mut State, recent: usize, sum: usize) {
+        let alive = st.cells[&(recent, ALIVE)].eq(BV::from_u64(1, 8));
+        for v in st.regs.values_mut() {
+            if v.bv.get_size() == PTR_BITS {
+                v.bv = rename(&v.bv, recent, sum);
+            }
+        }
+        let ptr_cells: Vec<(usize, u64)> = (st.cells.keys())
+            .filter(|(o, off)| self.cell(*o, *off).ty == Scalar::Ptr)
+            .copied()
+            .collect();
+        for k in ptr_cells {
+            let v = rename(&st.cells[&k], recent, sum);
+            st.cells.insert(k, v);
+        }
+        for ((o, off), set) in st.sums.iter_mut() {
+            if self.mem.objects[*o]
+                .cells
+                .iter()
+                .any(|c| c.off == *off && c.ty == Scalar::Ptr)
+            {
+                let old = std::mem::take(set);
+                for (_, (g, e)) in old {
+                    let e = match e {
+                        Elem::Value(v) => Elem::Value(rename(&v, recent, sum)),
+                        Elem::Row(r, live, mut ren) => {
+                            ren.push((recent, sum));
+                            Elem::Row(r, live, ren)
+                        }
+                    };
+                    self.next += 1;
+                    set.insert(self.next, (g, e));
+                }
+            }
+        }
+        for c in self.mem.objects[recent].cells.clone() {
+            let v = st.cells[&(recent, c.off)].clone();
+            let g = Bool::and(&[st.guard.clone(), alive.clone()]);
+            self.next += 1;
+            let id = self.next;
+            st.sums
+                .get_mut(&(sum, c.off))
+                .expect("summary cell")
+                .insert(id, (g, Elem::Value(v)));
+        }
+        st.cache.retain(|(_, o, _), _| *o != sum);
+    }
+
+    fn assign(&mut self, st: &mut State, lhs: &Expr, rhs: &Expr) -> R<()> {
+        if let Type::Struct(_) | Type::Array(..) = lhs.ty {
+            return self.copy_aggregate(st, lhs, rhs);
+        }
+        let (v, token) = match &rhs.kind {
+            ExprKind::Var(x) if self.mem.register[x.0 as usize] => {
+                let r = st.regs[x].clone();
+                (r.bv, r.token)
+            }
+            _ => {
+                let v = self.rvalue(st, rhs)?;
+                (v, self.token())
+            }
+        };
+        self.store(st, lhs, v, token)
+    }
+
+    fn copy_aggregate(&mut self, st: &mut State, lhs: &Expr, rhs: &Expr) -> R<()> {
+        let dst = self.place(st, lhs)?;
+        let src = self.place(st, rhs)?;
+        let (Place::Mem { addr: d, .. }, Place::Mem { addr: s, .. }) = (dst, src) else {
+            return Err("an aggregate in a register".into());
+        };
+        let mut cells = vec![];
+        for (off, sc) in leaves_of(&self.flat.prog, &lhs.ty)? {
+            let at = s.bvadd(BV::from_u64(off, PTR_BITS));
+            let v = self.read(st, &at, None, sc);
+            cells.push((off, sc, v));
+        }
+        for (off, sc, v) in cells {
+            let at = d.bvadd(BV::from_u64(off, PTR_BITS));
+            self.write(st, &at, None, sc, v);
+        }
+        Ok(())
+    }
+
+    /// Stores `v` (with its pointer identity `token`) into lvalue `lhs`.
+    fn store(&mut self, st: &mut State, lhs: &Expr, v: BV, token: u32) -> R<()> {
+        let s = scalar(&lhs.ty, 0)?;
+        match self.place(st, lhs)? {
+            Place::Reg(r) => {
+                st.regs.insert(r, Val { bv: v, token });
+            }
+            Place::Mem { addr, token: t } => self.write(st, &addr, t, s, v),
+        }
+        Ok(())
+    }
+
+    // ---- memory ----
+
+    fn var_obj(&self, v: VarId) -> R<usize> {
+        self.mem.var_object[v.0 as usize].ok_or_else(|| {
+            format!(
+                "the variable `{}`, which the template engine cannot lay out",
+                self.flat.prog.var(v).name
+            )
+        })
+    }
+
+    fn place(&mut self, st: &mut State, e: &Expr) -> R<Place> {
+        match &e.kind {
+            ExprKind::Var(v) if self.mem.register[v.0 as usize] => Ok(Place::Reg(*v)),
+            ExprKind::Var(v) => {
+                let o = self.var_obj(*v)?;
+                Ok(Place::Mem {
+                    addr: BV::from_u64(Memory::addr(o, 0), PTR_BITS),
+                    token: None,
+                })
+            }
+            ExprKind::Deref(p) => {
+                let token = match &p.kind {
+                    ExprKind::Var(x) if self.mem.register[x.0 as usize] => Some(st.regs[x].token),
+                    _ => None,
+                };
+                let addr = self.rvalue(st, p)?;
+                Ok(Place::Mem { addr, token })
+            }
+            ExprKind::Field(b, off, _) => match self.place(st, b)? {
+                Place::Mem { addr, token } => Ok(Place::Mem {
+                    addr: addr.bvadd(BV::from_u64(*off, PTR_BITS)),
+                    token,
+                }),
+                Place::Reg(_) => Err("a field of a register".into()),
+            },
+            _ => Err(format!(
+                "an lvalue the template engine does not model ({:?})",
+                kind_name(e)
+            )),
+        }
+    }
+
+    /// The candidate cells an access of type `s` at `addr` may hit: (object, offset).
+    fn candidates(&self, addr: &BV, s: Scalar) -> Vec<(usize, u64)> {
+        if let Some(a) = addr.as_u64() {
+            let Some(o) = Memory::object_of(a) else {
+                return vec![];
+            };
+            let off = a & 0xFFFF;
+            return (self.mem.objects.get(o).into_iter())
+                .flat_map(|obj| obj.cells.iter())
+                .filter(|c| c.off == off && c.off != ALIVE && c.ty.fits(s))
+                .map(|c| (o, c.off))
+                .collect();
+        }
+        let mut out = vec![];
+        for (o, obj) in self.mem.objects.iter().enumerate() {
+            for c in &obj.cells {
+                if c.off != ALIVE && c.ty.fits(s) {
+                    out.push((o, c.off));
+                }
+            }
+        }
+        out
+    }
+
+    fn read(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar) -> BV {
+        let mut value = self.fresh("invalid_read", s.bits());
+        for (o, off) in self.candidates(addr, s).into_iter().rev() {
+            let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
+            let v = match self.mem.objects[o].kind {
+                ObjKind::Summary(_) => self.read_summary(st, &at, o, off, token, s),
+                _ => st.cells[&(o, off)].clone(),
+            };
+            let v = resize_bits(v, false, s.bits());
+            value = at.ite(&v, &value);
+        }
+        value
+    }
+
+    /// A value of summary cell `(o, off)` read where `at` (the pointer hits the cell) holds.
+    fn read_summary(
+        &mut self,
+        st: &mut State,
+        at: &Bool,
+        o: usize,
+        off: u64,
+        token: Option<u32>,
+        s: Scalar,
+    ) -> BV {
+        if let Some(t) = token
+            && let Some(v) = st.cache.get(&(t, o, off))
+        {
+            return v.clone();
+        }
+        let v = self.fresh("summary_read", s.bits());
+        let elems: Vec<(Bool, Elem)> = st.sums[&(o, off)].values().cloned().collect();
+        let mut alts = vec![];
+        for (g, e) in elems {
+            let (cond, w) = self.element(&e, s.bits());
+            let w = resize_bits(w, false, s.bits());
+            alts.push(Bool::and(&[g, cond, v.eq(&w)]));
+        }
+        let member = Bool::or(&alts);
+        let when = Bool::and(&[st.guard.clone(), at.clone()]);
+        self.out.background.push(when.implies(&member));
+        if let Some(t) = token {
+            st.cache.insert((t, o, off), v.clone());
+        }
+        v
+    }
+
+    fn write(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar, v: BV) {
+        for (o, off) in self.candidates(addr, s) {
+            let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
+            let cell_bits = self.cell(o, off).ty.bits();
+            let v = resize_bits(v.clone(), false, cell_bits);
+            match self.mem.objects[o].kind {
+                ObjKind::Summary(_) => {
+                    let g = Bool::and(&[st.guard.clone(), at]);
+                    self.next += 1;
+                    let id = self.next;
+                    st.sums
+                        .get_mut(&(o, off))
+                        .expect("summary cell")
+                        .insert(id, (g, Elem::Value(v.clone())));
+                    st.cache.retain(|(_, co, coff), _| (*co, *coff) != (o, off));
+                    if let Some(t) = token {
+                        st.cache.insert((t, o, off), v);
+                    }
+                }
+                _ => {
+                    let old = st.cells[&(o, off)].clone();
+                    st.cells.insert((o, off), at.ite(&v, &old));
+                }
+            }
+        }
+    }
+
+    // ---- expressions ----
+
+    fn truth(&mut self, st: &mut State, e: &Expr) -> R<Bool> {
+        let v = self.rvalue(st, e)?;
+        Ok(v.eq(BV::from_u64(0, v.get_size())).not())
+    }
+
+    fn rvalue(&mut self, st: &mut State, e: &Expr) -> R<BV> {
+        let bits = |ty: &Type| scalar(ty, 0).map(Scalar::bits);
+        match &e.kind {
+            ExprKind::Const(c) => match &e.ty {
+                Type::Ptr(_) if *c == 0 => Ok(BV::from_u64(0, PTR_BITS)),
+                Type::Ptr(_) => Err("an absolute address".into()),
+                ty => Ok(BV::from_u64(*c as u64, bits(ty)?)),
+            },
+            ExprKind::Var(v) if self.mem.register[v.0 as usize] => Ok(st.regs[v].bv.clone()),
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Field(..) => {
+                let s = scalar(&e.ty, 0)?;
+                match self.place(st, e)? {
+                    Place::Reg(r) => Ok(st.regs[&r].bv.clone()),
+                    Place::Mem { addr, token } => Ok(self.read(st, &addr, token, s)),
+                }
+            }
+            ExprKind::AddrOf(a) => match self.place(st, a)? {
+                Place::Mem { addr, .. } => Ok(addr),
+                Place::Reg(_) => Err("the address of a register".into()),
+            },
+            ExprKind::Unary(op, a) => {
+                let a = self.rvalue(st, a)?;
+                Ok(match op {
+                    UnOp::Neg => a.bvneg(),
+                    UnOp::Not => a.bvnot(),
+                })
+            }
+            ExprKind::Binary(op, a, b) => {
+                let signed = matches!(&e.ty, Type::Int(i) if i.signed);
+                let (x, y) = (self.rvalue(st, a)?, self.rvalue(st, b)?);
+                if matches!(op, BinOp::Shl | BinOp::Shr) && x.get_size() != y.get_size() {
+                    let y = resize_bits(y, false, x.get_size());
+                    return Ok(binary(*op, &x, &y, signed));
+                }
+                Ok(binary(*op, &x, &y, signed))
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let pointers = matches!(a.ty, Type::Ptr(_));
+                if pointers && !matches!(op, CmpOp::Eq | CmpOp::Ne) {
+                    return Err("an ordered pointer comparison".into());
+                }
+                let signed = matches!(&a.ty, Type::Int(i) if i.signed);
+                let (x, y) = (self.rvalue(st, a)?, self.rvalue(st, b)?);
+                let c = compare(*op, &x, &y, signed);
+                let w = bits(&e.ty)?;
+                Ok(c.ite(&BV::from_u64(1, w), &BV::from_u64(0, w)))
+            }
+            ExprKind::Cast(a) => self.cast(st, a, &e.ty),
+            _ => Err(format!(
+                "an expression the template engine does not model ({})",
+                kind_name(e)
+            )),
+        }
+    }
+
+    fn cast(&mut self, st: &mut State, a: &Expr, to: &Type) -> R<BV> {
+        match (&a.ty, to) {
+            (Type::Ptr(_), Type::Ptr(_)) => self.rvalue(st, a),
+            (Type::Int(_), Type::Ptr(_)) => match a.kind {
+                ExprKind::Const(0) => Ok(BV::from_u64(0, PTR_BITS)),
+                _ => Err("an integer converted to a pointer".into()),
+            },
+            (Type::Int(from), Type::Int(t)) => {
+                let v = self.rvalue(st, a)?;
+                if t.boolean {
+                    let nz = v.eq(BV::from_u64(0, v.get_size())).not();
+                    return Ok(nz.ite(&BV::from_u64(1, 8), &BV::from_u64(0, 8)));
+                }
+                Ok(resize_bits(v, from.signed, u32::from(t.bits)))
+            }
+            (Type::Ptr(_), Type::Int(t)) if t.boolean => {
+                let v = self.rvalue(st, a)?;
+                let nz = v.eq(BV::from_u64(0, PTR_BITS)).not();
+                Ok(nz.ite(&BV::from_u64(1, 8), &BV::from_u64(0, 8)))
+            }
+            _ => Err("a conversion the template engine does not model".into()),
+        }
+    }
+}
+
+/// `x` with addresses into object `from` moved to object `to`.
+fn rename(x: &BV, from: usize, to: usize) -> BV {
+    let obj = x.bvlshr(BV::from_u64(16, PTR_BITS));
+    let is_from = obj.eq(BV::from_u64(from as u64 + 1, PTR_BITS));
+    let delta = Memory::addr(to, 0).wrapping_sub(Memory::addr(from, 0));
+    is_from.ite(&x.bvadd(BV::from_u64(delta, PTR_BITS)), x)
+}
+
+/// The value of one of several states: `g1 ? v1 : g2 ? v2 : ... : vk`.
+fn choose(guards: &[Bool], vals: Vec<BV>) -> BV {
+    if vals.iter().all(|v| *v == vals[0]) {
+        return vals[0].clone();
+    }
+    let mut out = vals[vals.len() - 1].clone();
+    for (g, v) in guards.iter().zip(&vals).rev().skip(1) {
+        out = g.ite(v, &out);
+    }
+    out
+}
+
+fn scalar(ty: &Type, line: u32) -> R<Scalar> {
+    Scalar::of(ty).ok_or_else(|| format!("a value of aggregate type at line {line}"))
+}
+
+fn leaves_of(prog: &crate::program::ir::Program, ty: &Type) -> R<Vec<(u64, Scalar)>> {
+    let mut out = vec![];
+    collect_leaves(prog, ty, 0, &mut out)?;
+    Ok(out)
+}
+
+fn collect_leaves(
+    prog: &crate::program::ir::Program,
+    ty: &Type,
+    base: u64,
+    out: &mut Vec<(u64, Scalar)>,
+) -> R<()> {
+    match ty {
+        Type::Int(_) | Type::Ptr(_) => out.push((base, Scalar::of(ty).expect("scalar"))),
+        Type::Struct(s) if !prog.strukt(*s).is_union => {
+            for f in &prog.strukt(*s).fields {
+                collect_leaves(prog, &f.ty, base + f.offset, out)?;
+            }
+        }
+        Type::Array(t, n) if *n <= 64 => {
+            let size = prog.size_of(t);
+            for i in 0..*n {
+                collect_leaves(prog, t, base + i * size, out)?;
+            }
+        }
+        _ => return Err("an aggregate the template engine does not model".into()),
+    }
+    Ok(())
+}
+
+/// The cells (offset from the start of the pointed-to object, type) an lvalue reached
+/// through a pointer writes.
+fn access_leaves(prog: &crate::program::ir::Program, e: &Expr) -> Vec<(u64, Scalar)> {
+    let mut off = 0;
+    let mut x = e;
+    while let ExprKind::Field(b, o, _) = &x.kind {
+        off += o;
+        x = b;
+    }
+    let mut out = vec![];
+    let _ = collect_leaves(prog, &e.ty, off, &mut out);
+    out
+}
+
+fn kind_name(e: &Expr) -> &'static str {
+    match e.kind {
+        ExprKind::Const(_) => "constant",
+        ExprKind::Var(_) => "variable",
+        ExprKind::Deref(_) => "dereference",
+        ExprKind::Field(..) => "field",
+        ExprKind::BitField(..) => "bit-field",
+        ExprKind::AddrOf(_) => "address",
+        ExprKind::FuncAddr(_) => "function address",
+        ExprKind::Str(_) => "string literal",
+        ExprKind::Unary(..) => "unary operation",
+        ExprKind::Binary(..) => "binary operation",
+        ExprKind::Cmp(..) => "comparison",
+        ExprKind::Cast(_) => "conversion",
+        ExprKind::PtrAdd(..) => "pointer arithmetic",
+        ExprKind::PtrDiff(..) => "pointer difference",
+    }
+}

@@ -1,0 +1,408 @@
+//! The whole program as one control-flow graph: every call inlined (2LS analyses
+//! non-recursive programs with all calls inlined), the loops found and cut.
+//!
+//! Consumes a [`Program`]; produces a [`Flat`] graph whose edges carry the program's
+//! operations over fresh copies of each inlined function's locals, with its loop heads, its back
+//! edges, the natural loop of each head and a topological order of the graph without its back
+//! edges. Recursion, calls through function pointers, irreducible control flow and graphs
+//! beyond a size bound are refused with the reason.
+
+use crate::program::ir::{Callee, Expr, ExprKind, FuncId, Op, Program, VarId, VarInfo, VarKind};
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{BTreeSet, HashMap};
+
+/// The most edges an inlined program may have.
+const MAX_EDGES: usize = 200_000;
+
+/// An edge of the flat graph.
+#[derive(Clone, Debug)]
+pub struct FEdge {
+    /// Source node.
+    pub from: usize,
+    /// Target node.
+    pub to: usize,
+    /// The operation, over the variables of [`Flat::prog`].
+    pub op: Op,
+    /// Source line.
+    pub line: u32,
+}
+
+/// The inlined program.
+pub struct Flat {
+    /// The program with a copy of each local per inlined call (its `vars` grow).
+    pub prog: Program,
+    /// The edges.
+    pub edges: Vec<FEdge>,
+    /// The number of nodes.
+    pub nodes: usize,
+    /// The entry node.
+    pub entry: usize,
+    /// Outgoing edge indices per node.
+    pub out: Vec<Vec<usize>>,
+    /// Incoming edge indices per node.
+    pub inc: Vec<Vec<usize>>,
+    /// Whether an edge closes a loop.
+    pub back: Vec<bool>,
+    /// Reachable nodes in topological order of the graph without back edges.
+    pub order: Vec<usize>,
+    /// The natural loop (node set) of each loop head.
+    pub loops: HashMap<usize, BTreeSet<usize>>,
+}
+
+impl Flat {
+    /// Inlines `prog` from its initialisation function (which calls `main`).
+    pub fn new(prog: &Program) -> Result<Flat, String> {
+        let mut b = Builder {
+            prog: prog.clone(),
+            edges: vec![],
+            nodes: 0,
+            stack: vec![],
+            used: HashMap::new(),
+        };
+        let entry = b.node();
+        let exit = b.node();
+        let renames = b.prepare(prog.init)?;
+        b.inline(prog.init, &renames, entry, exit)?;
+        let mut flat = Flat {
+            prog: b.prog,
+            nodes: b.nodes,
+            entry,
+            out: vec![vec![]; b.nodes],
+            inc: vec![vec![]; b.nodes],
+            back: vec![false; b.edges.len()],
+            edges: b.edges,
+            order: vec![],
+            loops: HashMap::new(),
+        };
+        for (i, e) in flat.edges.iter().enumerate() {
+            flat.out[e.from].push(i);
+            flat.inc[e.to].push(i);
+        }
+        flat.find_loops()?;
+        Ok(flat)
+    }
+
+    /// Marks back edges by depth-first search, checks that every loop head dominates its
+    /// back edges (reducibility), and orders the nodes.
+    fn find_loops(&mut self) -> Result<(), String> {
+        let mut state = vec![0u8; self.nodes]; // 0 new, 1 on the stack, 2 done
+        let mut post = vec![];
+        let mut stack = vec![(self.entry, 0usize)];
+        state[self.entry] = 1;
+        while let Some((n, i)) = stack.pop() {
+            if let Some(&e) = self.out[n].get(i) {
+                stack.push((n, i + 1));
+                let to = self.edges[e].to;
+                match state[to] {
+                    0 => {
+                        state[to] = 1;
+                        stack.push((to, 0));
+                    }
+                    1 => self.back[e] = true,
+                    _ => {}
+                }
+            } else {
+                state[n] = 2;
+                post.push(n);
+            }
+        }
+        post.reverse();
+        self.order = post;
+        let mut g = DiGraph::<(), ()>::new();
+        let ids: Vec<NodeIndex> = (0..self.nodes).map(|_| g.add_node(())).collect();
+        for e in &self.edges {
+            g.add_edge(ids[e.from], ids[e.to], ());
+        }
+        let dom = petgraph::algo::dominators::simple_fast(&g, ids[self.entry]);
+        for (i, e) in self.edges.iter().enumerate() {
+            if !self.back[i] || state[e.from] != 2 {
+                continue;
+            }
+            let dominated = dom
+                .dominators(ids[e.from])
+                .is_some_and(|mut d| d.any(|x| x == ids[e.to]));
+            if !dominated {
+                return Err(format!(
+                    "irreducible control flow (a jump into the loop at line {})",
+                    e.line
+                ));
+            }
+            let body = self.natural_loop(e.to, e.from);
+            self.loops.entry(e.to).or_default().extend(body);
+        }
+        Ok(())
+    }
+
+    /// The nodes from which `tail` is reached without passing through `head`, and `head`.
+    fn natural_loop(&self, head: usize, tail: usize) -> BTreeSet<usize> {
+        let mut body = BTreeSet::from([head]);
+        let mut work = vec![tail];
+        while let Some(n) = work.pop() {
+            if body.insert(n) {
+                work.extend(self.inc[n].iter().map(|&e| self.edges[e].from));
+            }
+        }
+        body
+    }
+
+    /// The innermost-first list of loop heads whose loop contains `node`.
+    pub fn heads_of(&self, node: usize) -> Vec<usize> {
+        let mut heads: Vec<usize> = (self.loops.iter())
+            .filter(|(_, body)| body.contains(&node))
+            .map(|(h, _)| *h)
+            .collect();
+        heads.sort_by_key(|h| self.loops[h].len());
+        heads
+    }
+}
+
+struct Builder {
+    prog: Program,
+    edges: Vec<FEdge>,
+    nodes: usize,
+    stack: Vec<FuncId>,
+    /// How many times each function has been inlined.
+    used: HashMap<FuncId, usize>,
+}
+
+impl Builder {
+    fn node(&mut self) -> usize {
+        self.nodes += 1;
+        self.nodes - 1
+    }
+
+    fn edge(&mut self, from: usize, to: usize, op: Op, line: u32) -> Result<(), String> {
+        if self.edges.len() >= MAX_EDGES {
+            return Err(format!(
+                "the inlined program has more than {MAX_EDGES} edges"
+            ));
+        }
+        self.edges.push(FEdge { from, to, op, line });
+        Ok(())
+    }
+
+    /// Checks that `f` can be inlined once more and makes its copy of the locals.
+    fn prepare(&mut self, f: FuncId) -> Result<HashMap<VarId, VarId>, String> {
+        if self.stack.contains(&f) {
+            return Err(format!(
+                "recursion through `{}`: the template engine inlines every call",
+                self.prog.func(f).name
+            ));
+        }
+        let func = self.prog.func(f);
+        if !func.defined {
+            return Err(format!("a call of `{}`, which has no body", func.name));
+        }
+        let locals = func.locals.clone();
+        let count = self.used.entry(f).or_insert(0);
+        *count += 1;
+        let count = *count;
+        Ok(self.copy_locals(&locals, count))
+    }
+
+    /// Inlines function `f` (its locals renamed by `renames`) between `entry` and `exit`;
+    /// returns the variable holding its result, if any.
+    fn inline(
+        &mut self,
+        f: FuncId,
+        renames: &HashMap<VarId, VarId>,
+        entry: usize,
+        exit: usize,
+    ) -> Result<Option<VarId>, String> {
+        let func = self.prog.func(f).clone();
+        let ret = (!matches!(func.ret, crate::program::ir::Type::Void)).then(|| {
+            let v = VarId(self.prog.vars.len() as u32);
+            self.prog.vars.push(VarInfo {
+                name: format!("{}#result", func.name),
+                ty: func.ret.clone(),
+                kind: VarKind::Local(f),
+                line: func.line,
+            });
+            v
+        });
+        self.stack.push(f);
+        let mut map: HashMap<NodeIndex, usize> = HashMap::new();
+        map.insert(func.entry, entry);
+        map.insert(func.exit, exit);
+        for e in func.cfa.edge_indices() {
+            let (a, z) = func.cfa.edge_endpoints(e).expect("edge");
+            let edge = &func.cfa[e];
+            let from = *map.entry(a).or_insert_with(|| {
+                self.nodes += 1;
+                self.nodes - 1
+            });
+            let to = *map.entry(z).or_insert_with(|| {
+                self.nodes += 1;
+                self.nodes - 1
+            });
+            let op = rename_op(&edge.op, renames);
+            self.lower(op, from, to, exit, ret, edge.line)?;
+        }
+        self.stack.pop();
+        Ok(ret)
+    }
+
+    /// Fresh copies of a function's locals for its `count`-th inlining (the first uses the
+    /// originals).
+    fn copy_locals(&mut self, locals: &[VarId], count: usize) -> HashMap<VarId, VarId> {
+        if count == 1 {
+            return HashMap::new();
+        }
+        let mut map = HashMap::new();
+        for &v in locals {
+            let mut info = self.prog.var(v).clone();
+            info.name = format!("{}#{count}", info.name);
+            let copy = VarId(self.prog.vars.len() as u32);
+            self.prog.vars.push(info);
+            map.insert(v, copy);
+        }
+        map
+    }
+
+    /// Adds one operation of an inlined function: returns assign the result and leave, calls
+    /// of defined functions are inlined.
+    fn lower(
+        &mut self,
+        op: Op,
+        from: usize,
+        to: usize,
+        exit: usize,
+        ret: Option<VarId>,
+        line: u32,
+    ) -> Result<(), String> {
+        match op {
+            Op::Return(value) => match (value, ret) {
+                (Some(e), Some(r)) => {
+                    let lhs = var_expr(&self.prog, r);
+                    self.edge(from, exit, Op::Assign { lhs, rhs: e }, line)
+                }
+                _ => self.edge(from, exit, Op::Skip, line),
+            },
+            Op::Call {
+                lhs,
+                callee: Callee::Func(g),
+                args,
+            } => self.call(g, lhs, args, from, to, line),
+            Op::CallPtr { .. } => Err(format!("a call through a function pointer at line {line}")),
+            op => self.edge(from, to, op, line),
+        }
+    }
+
+    fn call(
+        &mut self,
+        g: FuncId,
+        lhs: Option<Expr>,
+        args: Vec<Expr>,
+        from: usize,
+        to: usize,
+        line: u32,
+    ) -> Result<(), String> {
+        let callee = self.prog.func(g).clone();
+        if callee.va_area.is_some() && args.len() > callee.params.len() {
+            return Err(format!("a call of the variadic `{}`", callee.name));
+        }
+        let renames = self.prepare(g)?;
+        // Arguments are evaluated into temporaries first, then bound to the parameters of
+        // the fresh copy.
+        let mut at = from;
+        let mut temps = vec![];
+        for a in &args {
+            let t = VarId(self.prog.vars.len() as u32);
+            self.prog.vars.push(VarInfo {
+                name: format!("{}#arg{}", callee.name, temps.len()),
+                ty: a.ty.clone(),
+                kind: VarKind::Local(g),
+                line,
+            });
+            let next = self.node();
+            let lhs = var_expr(&self.prog, t);
+            self.edge(
+                at,
+                next,
+                Op::Assign {
+                    lhs,
+                    rhs: a.clone(),
+                },
+                line,
+            )?;
+            temps.push(t);
+            at = next;
+        }
+        for (p, t) in callee.params.iter().zip(&temps) {
+            let next = self.node();
+            let lhs = var_expr(&self.prog, *renames.get(p).unwrap_or(p));
+            let rhs = var_expr(&self.prog, *t);
+            self.edge(at, next, Op::Assign { lhs, rhs }, line)?;
+            at = next;
+        }
+        let body_exit = self.node();
+        let ret = self.inline(g, &renames, at, body_exit)?;
+        match (lhs, ret) {
+            (Some(lhs), Some(r)) => {
+                let rhs = var_expr(&self.prog, r);
+                self.edge(body_exit, to, Op::Assign { lhs, rhs }, line)
+            }
+            _ => self.edge(body_exit, to, Op::Skip, line),
+        }
+    }
+}
+
+fn var_expr(prog: &Program, v: VarId) -> Expr {
+    Expr {
+        kind: ExprKind::Var(v),
+        ty: prog.var(v).ty.clone(),
+    }
+}
+
+/// `op` with variables renamed.
+fn rename_op(op: &Op, map: &HashMap<VarId, VarId>) -> Op {
+    if map.is_empty() {
+        return op.clone();
+    }
+    let r = |e: &Expr| rename(e, map);
+    match op {
+        Op::Assign { lhs, rhs } => Op::Assign {
+            lhs: r(lhs),
+            rhs: r(rhs),
+        },
+        Op::Assume { cond, positive } => Op::Assume {
+            cond: r(cond),
+            positive: *positive,
+        },
+        Op::Havoc(v) => Op::Havoc(*map.get(v).unwrap_or(v)),
+        Op::Call { lhs, callee, args } => Op::Call {
+            lhs: lhs.as_ref().map(r),
+            callee: callee.clone(),
+            args: args.iter().map(r).collect(),
+        },
+        Op::CallPtr { lhs, target, args } => Op::CallPtr {
+            lhs: lhs.as_ref().map(r),
+            target: r(target),
+            args: args.iter().map(r).collect(),
+        },
+        Op::Return(e) => Op::Return(e.as_ref().map(r)),
+        Op::Skip | Op::Unsupported(_) => op.clone(),
+    }
+}
+
+fn rename(e: &Expr, map: &HashMap<VarId, VarId>) -> Expr {
+    let b = |x: &Expr| Box::new(rename(x, map));
+    let kind = match &e.kind {
+        ExprKind::Var(v) => ExprKind::Var(*map.get(v).unwrap_or(v)),
+        ExprKind::Deref(a) => ExprKind::Deref(b(a)),
+        ExprKind::Field(a, o, n) => ExprKind::Field(b(a), *o, n.clone()),
+        ExprKind::BitField(a, s) => ExprKind::BitField(b(a), *s),
+        ExprKind::AddrOf(a) => ExprKind::AddrOf(b(a)),
+        ExprKind::Unary(o, a) => ExprKind::Unary(*o, b(a)),
+        ExprKind::Cast(a) => ExprKind::Cast(b(a)),
+        ExprKind::Binary(o, x, y) => ExprKind::Binary(*o, b(x), b(y)),
+        ExprKind::Cmp(o, x, y) => ExprKind::Cmp(*o, b(x), b(y)),
+        ExprKind::PtrAdd(x, y, s) => ExprKind::PtrAdd(b(x), b(y), *s),
+        ExprKind::PtrDiff(x, y, s) => ExprKind::PtrDiff(b(x), b(y), *s),
+        k @ (ExprKind::Const(_) | ExprKind::FuncAddr(_) | ExprKind::Str(_)) => k.clone(),
+    };
+    Expr {
+        kind,
+        ty: e.ty.clone(),
+    }
+}

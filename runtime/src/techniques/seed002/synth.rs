@@ -1,0 +1,169 @@
+//! Template parameter synthesis (the 2LS loop of Section II) and the final checks.
+//!
+//! Consumes an [`Encoding`] and its [`Templates`]; produces parameters for which every
+//! inductiveness obligation holds, found by iterated SMT queries: starting from bottom, ask
+//! for a model that violates some obligation under the current parameters, join the model's
+//! values into the violated rows, repeat until unsatisfiable. Then the error calls are checked
+//! under the invariant, and a TRUE is re-checked by a fresh solver that sees only the program
+//! formula and the parameters as constants.
+
+use super::encode::Encoding;
+use super::template::Templates;
+use crate::engine::Budget;
+use z3::ast::Bool;
+use z3::{SatResult, Solver};
+
+/// The most candidate checks before giving up.
+const MAX_ROUNDS: usize = 2000;
+
+/// What the synthesis found.
+pub enum Found {
+    /// An inductive invariant that excludes every error call (re-checked), after `rounds`.
+    Safe {
+        /// Candidate checks made.
+        rounds: usize,
+    },
+    /// An inductive invariant under which an error call is reachable (line of the call),
+    /// after `rounds` checks.
+    ErrorReachable(u32, usize),
+}
+
+/// Synthesises the parameters of `tpl` for `enc` and checks the error calls.
+pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result<Found, String> {
+    let solver = Solver::new();
+    set_timeout(&solver, budget);
+    for b in &enc.background {
+        solver.assert(b);
+    }
+    let violations: Vec<Bool> = (enc.obligations.iter())
+        .map(|o| Bool::and(&[o.guard.clone(), o.holds.not()]))
+        .collect();
+    let any = Bool::or(&violations);
+    let mut rounds = 0;
+    loop {
+        budget.check().map_err(|e| e.to_string())?;
+        rounds += 1;
+        if rounds > MAX_ROUNDS {
+            return Err(format!(
+                "no inductive invariant after {MAX_ROUNDS} candidate checks"
+            ));
+        }
+        solver.push();
+        for f in tpl.fix() {
+            solver.assert(&f);
+        }
+        solver.assert(&any);
+        let r = solver.check();
+        let changed = match r {
+            SatResult::Unsat => None,
+            SatResult::Unknown => {
+                solver.pop(1);
+                return Err(unknown(&solver));
+            }
+            SatResult::Sat => {
+                let model = solver.get_model().ok_or("the solver gave no model")?;
+                let mut changed = false;
+                for (o, v) in enc.obligations.iter().zip(&violations) {
+                    if model.eval(v, true).and_then(|b| b.as_bool()) != Some(true) {
+                        continue;
+                    }
+                    let value = (model.eval(&o.value, true).and_then(|x| x.as_u64()))
+                        .ok_or("a value wider than 64 bits")?;
+                    if !tpl.join(o.row, value) {
+                        // The value is in the row's set but still violates it (an address
+                        // of an object that does not exist there): only top describes it.
+                        tpl.set_top(o.row);
+                    }
+                    changed = true;
+                }
+                Some(changed)
+            }
+        };
+        solver.pop(1);
+        match changed {
+            None => break,
+            Some(true) => {}
+            Some(false) => return Err("the synthesis made no progress (a bug)".into()),
+        }
+    }
+    if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
+        for o in &enc.obligations {
+            solver.push();
+            for f in tpl.fix() {
+                solver.assert(&f);
+            }
+            solver.assert(&o.guard);
+            eprintln!(
+                "obligation on {}: guard {:?}",
+                tpl.rows[o.row].what,
+                solver.check()
+            );
+            solver.pop(1);
+        }
+    }
+    let errors: Vec<Bool> = enc.errors.iter().map(|(g, _)| g.clone()).collect();
+    solver.push();
+    for f in tpl.fix() {
+        solver.assert(&f);
+    }
+    solver.assert(Bool::or(&errors));
+    match solver.check() {
+        SatResult::Unsat => {}
+        SatResult::Unknown => return Err(unknown(&solver)),
+        SatResult::Sat => {
+            let model = solver.get_model().ok_or("the solver gave no model")?;
+            let line = (enc.errors.iter())
+                .find(|(g, _)| model.eval(g, true).and_then(|b| b.as_bool()) == Some(true))
+                .map_or(0, |(_, l)| *l);
+            return Ok(Found::ErrorReachable(line, rounds));
+        }
+    }
+    solver.pop(1);
+    recheck(enc, tpl, &any, &Bool::or(&errors), budget)?;
+    Ok(Found::Safe { rounds })
+}
+
+/// The independent check of a TRUE: a fresh solver, the program formula, the parameters as
+/// constants, and the question whether any obligation fails or any error call is reached.
+fn recheck(
+    enc: &Encoding,
+    tpl: &Templates,
+    any: &Bool,
+    errors: &Bool,
+    budget: Budget,
+) -> Result<(), String> {
+    let fresh = Solver::new();
+    set_timeout(&fresh, budget);
+    for b in &enc.background {
+        fresh.assert(b);
+    }
+    for f in tpl.fix() {
+        fresh.assert(&f);
+    }
+    fresh.assert(Bool::or(&[any.clone(), errors.clone()]));
+    match fresh.check() {
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat => Err("the invariant failed its re-check (a bug in the synthesis)".into()),
+        SatResult::Unknown => Err(format!("the re-check: {}", unknown(&fresh))),
+    }
+}
+
+/// The solver stops at the engine's deadline (or the run's, if nearer).
+fn set_timeout(solver: &Solver, budget: Budget) {
+    let own = budget
+        .remaining()
+        .map(|r| r.as_millis().min(u128::from(u32::MAX)) as u32);
+    let ms = crate::engine::budget::solver_timeout_ms(own.unwrap_or(u32::MAX));
+    if own.is_some() || crate::engine::budget::get().deadline.is_some() {
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", ms.max(1));
+        solver.set_params(&params);
+    }
+}
+
+fn unknown(solver: &Solver) -> String {
+    format!(
+        "the solver gave up ({})",
+        solver.get_reason_unknown().unwrap_or_default()
+    )
+}

@@ -1,0 +1,358 @@
+//! The template domains: rows of the invariant, their parameters and the lattice operations
+//! the synthesis needs.
+//!
+//! Consumes the values the encoding constrains at loop heads; produces for each row `T(x, d)`
+//! as a Z3 formula over parameter variables, the constraints that fix the parameters to their
+//! current values `d`, the join of a model's value into `d` (set union for points-to rows,
+//! the interval hull for interval rows, widened to the program's constants and then to the
+//! type's bounds when a bound keeps moving), and the row printed as a formula.
+
+use z3::ast::{BV, Bool};
+
+/// How many times a bound may move before it is widened to the type's limit.
+const WIDEN_AFTER: u32 = 6;
+
+/// What a row constrains.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `x == a1 || ... || x == ak` over the address universe (or anything, at top).
+    PointsTo,
+    /// `lo <= x && x <= hi` (or false when empty).
+    Interval {
+        /// Signed comparison.
+        signed: bool,
+        /// Width in bits.
+        bits: u32,
+    },
+}
+
+/// A parameter value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// The addresses (indices into the universe) and whether any other value is allowed.
+    PointsTo {
+        /// Members.
+        set: Vec<bool>,
+        /// Any value.
+        top: bool,
+    },
+    /// An interval, empty at first.
+    Interval {
+        /// Bottom.
+        empty: bool,
+        /// Lower bound.
+        lo: i128,
+        /// Upper bound.
+        hi: i128,
+        /// How often the bounds moved.
+        moves: u32,
+    },
+}
+
+enum Vars {
+    PointsTo { has: Vec<Bool>, top: Bool },
+    Interval { empty: Bool, lo: BV, hi: BV },
+}
+
+/// A row: one constrained value at one loop head.
+pub struct Row {
+    /// Its kind.
+    pub kind: Kind,
+    /// What it constrains, for reports (`p at the loop of line 10`).
+    pub what: String,
+    vars: Vars,
+}
+
+/// All rows of a program's invariant with their parameters.
+pub struct Templates {
+    /// The rows.
+    pub rows: Vec<Row>,
+    /// Their current parameters.
+    pub params: Vec<Param>,
+    /// The addresses points-to rows range over, with their names.
+    pub universe: Vec<(u64, String)>,
+    /// Widening thresholds: the program's integer constants, sorted.
+    pub thresholds: Vec<i128>,
+}
+
+impl Templates {
+    /// Empty, over an address universe and the program's constants.
+    pub fn new(universe: Vec<(u64, String)>, mut thresholds: Vec<i128>) -> Templates {
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        Templates {
+            rows: vec![],
+            params: vec![],
+            universe,
+            thresholds,
+        }
+    }
+
+    /// Adds a row at bottom; returns its number.
+    pub fn add(&mut self, kind: Kind, what: String) -> usize {
+        let n = self.rows.len();
+        let (vars, param) = match &kind {
+            Kind::PointsTo => (
+                Vars::PointsTo {
+                    has: (self.universe.iter())
+                        .map(|(_, name)| Bool::fresh_const(&format!("d{n}_{name}")))
+                        .collect(),
+                    top: Bool::fresh_const(&format!("d{n}_top")),
+                },
+                Param::PointsTo {
+                    set: vec![false; self.universe.len()],
+                    top: false,
+                },
+            ),
+            Kind::Interval { bits, .. } => (
+                Vars::Interval {
+                    empty: Bool::fresh_const(&format!("d{n}_empty")),
+                    lo: BV::fresh_const(&format!("d{n}_lo"), *bits),
+                    hi: BV::fresh_const(&format!("d{n}_hi"), *bits),
+                },
+                Param::Interval {
+                    empty: true,
+                    lo: 0,
+                    hi: 0,
+                    moves: 0,
+                },
+            ),
+        };
+        self.rows.push(Row { kind, what, vars });
+        self.params.push(param);
+        n
+    }
+
+    /// `T_r(x)` over the parameter variables of row `r`; `live[i]`, when given, is the
+    /// condition under which the object of universe address `i` exists (a points-to row
+    /// only admits addresses of existing objects).
+    pub fn holds(&self, r: usize, x: &BV, live: &[Option<Bool>]) -> Bool {
+        match &self.rows[r].vars {
+            Vars::PointsTo { has, top } => {
+                let mut alts = vec![top.clone()];
+                for (i, ((addr, _), b)) in self.universe.iter().zip(has).enumerate() {
+                    let mut conj = vec![b.clone(), x.eq(BV::from_u64(*addr, x.get_size()))];
+                    conj.extend(live.get(i).cloned().flatten());
+                    alts.push(Bool::and(&conj));
+                }
+                Bool::or(&alts)
+            }
+            Vars::Interval { empty, lo, hi } => {
+                let signed = matches!(self.rows[r].kind, Kind::Interval { signed: true, .. });
+                let (a, b) = if signed {
+                    (lo.bvsle(x), x.bvsle(hi))
+                } else {
+                    (lo.bvule(x), x.bvule(hi))
+                };
+                Bool::and(&[empty.not(), a, b])
+            }
+        }
+    }
+
+    /// The constraints that fix every parameter variable to its current value.
+    pub fn fix(&self) -> Vec<Bool> {
+        let mut out = vec![];
+        for (row, p) in self.rows.iter().zip(&self.params) {
+            match (&row.vars, p) {
+                (Vars::PointsTo { has, top }, Param::PointsTo { set, top: t }) => {
+                    out.push(top.eq(Bool::from_bool(*t)));
+                    for (b, v) in has.iter().zip(set) {
+                        out.push(b.eq(Bool::from_bool(*v)));
+                    }
+                }
+                (
+                    Vars::Interval { empty, lo, hi },
+                    Param::Interval {
+                        empty: e,
+                        lo: l,
+                        hi: h,
+                        ..
+                    },
+                ) => {
+                    let bits = lo.get_size();
+                    out.push(empty.eq(Bool::from_bool(*e)));
+                    out.push(lo.eq(BV::from_u64(*l as u64, bits)));
+                    out.push(hi.eq(BV::from_u64(*h as u64, bits)));
+                }
+                _ => unreachable!("a row's variables match its parameter"),
+            }
+        }
+        out
+    }
+
+    /// Joins the value `bits` (as the model gives it) into row `r`; whether it changed.
+    pub fn join(&mut self, r: usize, bits: u64) -> bool {
+        let kind = self.rows[r].kind.clone();
+        match (&mut self.params[r], kind) {
+            (Param::PointsTo { set, top }, Kind::PointsTo) => {
+                match self.universe.iter().position(|(a, _)| *a == bits) {
+                    Some(i) if !set[i] => set[i] = true,
+                    Some(_) => return false,
+                    None if !*top => *top = true,
+                    None => return false,
+                }
+                true
+            }
+            (
+                Param::Interval {
+                    empty,
+                    lo,
+                    hi,
+                    moves,
+                },
+                Kind::Interval { signed, bits: w },
+            ) => {
+                let v = value(bits, w, signed);
+                let (min, max) = limits(w, signed);
+                if *empty {
+                    (*empty, *lo, *hi) = (false, v, v);
+                    return true;
+                }
+                if v >= *lo && v <= *hi {
+                    return false;
+                }
+                *moves += 1;
+                let widen = *moves > WIDEN_AFTER;
+                if v > *hi {
+                    *hi = if widen {
+                        max
+                    } else {
+                        threshold_above(&self.thresholds, v, max)
+                    };
+                }
+                if v < *lo {
+                    *lo = if widen {
+                        min
+                    } else {
+                        threshold_below(&self.thresholds, v, min)
+                    };
+                }
+                true
+            }
+            _ => unreachable!("a row's parameter matches its kind"),
+        }
+    }
+
+    /// Sets row `r` to top (a value its lattice cannot describe).
+    pub fn set_top(&mut self, r: usize) {
+        let kind = self.rows[r].kind.clone();
+        match (&mut self.params[r], kind) {
+            (Param::PointsTo { top, .. }, _) => *top = true,
+            (Param::Interval { empty, lo, hi, .. }, Kind::Interval { signed, bits }) => {
+                *empty = false;
+                (*lo, *hi) = limits(bits, signed);
+            }
+            _ => unreachable!("a row's parameter matches its kind"),
+        }
+    }
+
+    /// Row `r` with its current parameter, as a formula.
+    pub fn show(&self, r: usize) -> String {
+        let what = &self.rows[r].what;
+        match &self.params[r] {
+            Param::PointsTo { top: true, .. } => format!("{what}: any"),
+            Param::PointsTo { set, .. } => {
+                let names: Vec<&str> = (self.universe.iter().zip(set))
+                    .filter(|(_, m)| **m)
+                    .map(|((_, n), _)| n.as_str())
+                    .collect();
+                if names.is_empty() {
+                    format!("{what}: unreachable")
+                } else {
+                    format!("{what} in {{{}}}", names.join(", "))
+                }
+            }
+            Param::Interval { empty: true, .. } => format!("{what}: unreachable"),
+            Param::Interval { lo, hi, .. } => format!("{lo} <= {what} <= {hi}"),
+        }
+    }
+
+    /// Whether row `r` says nothing (top).
+    pub fn is_top(&self, r: usize) -> bool {
+        match (&self.params[r], &self.rows[r].kind) {
+            (Param::PointsTo { top, .. }, _) => *top,
+            (Param::Interval { empty, lo, hi, .. }, Kind::Interval { signed, bits }) => {
+                !*empty && (*lo, *hi) == limits(*bits, *signed)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The value of `bits` bits as a signed or unsigned number.
+pub fn value(bits: u64, width: u32, signed: bool) -> i128 {
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let b = bits & mask;
+    if signed && width < 128 && (b >> (width - 1)) & 1 == 1 {
+        i128::from(b) - (1i128 << width)
+    } else {
+        i128::from(b)
+    }
+}
+
+fn limits(width: u32, signed: bool) -> (i128, i128) {
+    if signed {
+        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+    } else {
+        (0, (1i128 << width) - 1)
+    }
+}
+
+fn threshold_above(ts: &[i128], v: i128, max: i128) -> i128 {
+    ts.iter()
+        .copied()
+        .find(|t| *t >= v && *t <= max)
+        .unwrap_or(v)
+}
+
+fn threshold_below(ts: &[i128], v: i128, min: i128) -> i128 {
+    ts.iter()
+        .rev()
+        .copied()
+        .find(|t| *t <= v && *t >= min)
+        .unwrap_or(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_join_to_thresholds_and_widen() {
+        let mut t = Templates::new(vec![], vec![10, 20]);
+        let r = t.add(
+            Kind::Interval {
+                signed: true,
+                bits: 32,
+            },
+            "x".into(),
+        );
+        assert!(t.join(r, 10));
+        assert!(!t.join(r, 10));
+        assert!(t.join(r, 11));
+        assert_eq!(t.show(r), "10 <= x <= 20");
+        assert!(t.join(r, (-5i64) as u64));
+        assert_eq!(t.show(r), "-5 <= x <= 20");
+        for v in 21..40 {
+            t.join(r, v);
+        }
+        assert_eq!(t.show(r), "-5 <= x <= 2147483647");
+        assert!(!t.is_top(r));
+    }
+
+    #[test]
+    fn points_to_rows_collect_addresses() {
+        let mut t = Templates::new(vec![(0, "NULL".into()), (65536, "&a".into())], vec![]);
+        let r = t.add(Kind::PointsTo, "p".into());
+        assert_eq!(t.show(r), "p: unreachable");
+        assert!(t.join(r, 65536));
+        assert!(t.join(r, 0));
+        assert_eq!(t.show(r), "p in {NULL, &a}");
+        assert!(t.join(r, 12345));
+        assert!(t.is_top(r));
+    }
+}

@@ -1,0 +1,100 @@
+//! Seed 002's benchmarks (`benchmarks/seed-002/`): shape-and-data programs in the style of the
+//! paper's Table II, each with a buggy twin. The template engine must never prove a twin and
+//! must prove the programs it is known to prove, with the invariant it found printed; the
+//! portfolio must find every twin FALSE with a replayed counterexample.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/seed-002")
+}
+
+fn programs() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir())
+        .expect("benchmarks/seed-002")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    out.sort();
+    out
+}
+
+fn is_twin(p: &Path) -> bool {
+    p.file_stem().unwrap().to_string_lossy().ends_with("_bug")
+}
+
+fn verify(p: &Path, engine: &str, timeout: &str) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("verify")
+        .arg(p)
+        .args(["--engine", engine, "--timeout", timeout, "--format", "json"])
+        .output()
+        .expect("run shapecheck");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn verdict(json: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(json).expect("json report");
+    v["verdict"].as_str().unwrap_or("").to_string()
+}
+
+/// Programs the template engine proves today (the others end UNKNOWN with a reason).
+const PROVED: [&str; 2] = ["running_example.c", "shared_mem1.c"];
+
+#[test]
+fn the_template_engine_proves_no_twin_and_the_programs_it_should() {
+    let files = programs();
+    assert!(files.len() >= 22, "{} programs", files.len());
+    let mut failures = vec![];
+    for p in &files {
+        let out = verify(p, "template", "10");
+        let v = verdict(&out);
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if is_twin(p) && v == "TRUE" {
+            failures.push(format!("{name}: a buggy twin proved TRUE:\n{out}"));
+        }
+        if v.starts_with("FALSE") {
+            failures.push(format!(
+                "{name}: the template engine never answers FALSE:\n{out}"
+            ));
+        }
+        if PROVED.contains(&name.as_str()) {
+            if v != "TRUE" {
+                failures.push(format!("{name}: not proved:\n{out}"));
+            } else if !out.contains("re-checked") || !out.contains("<= ") {
+                failures.push(format!("{name}: no invariant or re-check reported:\n{out}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_portfolio_finds_every_twin() {
+    for p in programs().iter().filter(|p| is_twin(p)) {
+        let out = verify(p, "auto", "30");
+        assert_eq!(
+            verdict(&out),
+            "FALSE(unreach-call)",
+            "{}:\n{out}",
+            p.display()
+        );
+    }
+}
+
+#[test]
+fn the_running_example_invariant_is_the_papers() {
+    let out = verify(&dir().join("running_example.c"), "template", "20");
+    // Section 4.4: every node's value stays in [10, 20] at the walking loop.
+    assert!(
+        out.contains("10 <= site1@31.summary.val at line 39 <= 20"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "site1@31.summary.next at line 28 in {NULL, &site1@31.recent, &site1@31.summary}"
+        ),
+        "{out}"
+    );
+}
