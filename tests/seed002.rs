@@ -25,10 +25,15 @@ fn is_twin(p: &Path) -> bool {
 }
 
 fn verify(p: &Path, engine: &str, timeout: &str) -> String {
+    verify_with(p, engine, timeout, &[])
+}
+
+fn verify_with(p: &Path, engine: &str, timeout: &str, extra: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
         .arg("verify")
         .arg(p)
         .args(["--engine", engine, "--timeout", timeout, "--format", "json"])
+        .args(extra)
         .output()
         .expect("run shapecheck");
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -40,7 +45,12 @@ fn verdict(json: &str) -> String {
 }
 
 /// Programs the template engine proves today (the others end UNKNOWN with a reason).
-const PROVED: [&str; 2] = ["running_example.c", "shared_mem1.c"];
+const PROVED: [&str; 4] = [
+    "cart.c",
+    "running_example.c",
+    "shared_mem1.c",
+    "shared_mem2.c",
+];
 
 #[test]
 fn the_template_engine_proves_no_twin_and_the_programs_it_should() {
@@ -97,4 +107,23 @@ fn the_running_example_invariant_is_the_papers() {
         ),
         "{out}"
     );
+}
+
+/// A user's template spec with two relational rows proves what the default cannot.
+#[test]
+fn a_user_template_with_relational_rows_proves_min_max() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/userspec/minmax.shape");
+    let spec = spec.to_str().unwrap();
+    let program = dir().join("min_max.c");
+    let default = verify(&program, "template", "20");
+    assert_eq!(verdict(&default), "UNKNOWN", "{default}");
+    let user = ["--spec", spec, "--with-library"];
+    let out = verify_with(&program, "template", "20", &user);
+    assert_eq!(verdict(&out), "TRUE", "{out}");
+    assert!(
+        out.contains("site1@31.summary.val - max at line 29 <= 0"),
+        "{out}"
+    );
+    let twin = verify_with(&dir().join("min_max_bug.c"), "template", "20", &user);
+    assert_eq!(verdict(&twin), "UNKNOWN", "{twin}");
 }

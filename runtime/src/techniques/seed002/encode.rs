@@ -15,11 +15,12 @@
 
 use super::flat::Flat;
 use super::memory::{ALIVE, Memory, ObjKind, PTR_BITS, Scalar};
+use super::rows::{Changed, Config, PlanKind, Term, plan};
 use super::template::{Kind, Templates};
 use crate::engine::Budget;
 use crate::program::ir::{BinOp, Builtin, Callee, CmpOp, Expr, ExprKind, Op, Type, UnOp, VarId};
 use crate::smt::{binary, compare, resize_bits};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use z3::ast::{BV, Bool};
 
 /// What must hold for the invariant to be inductive: `guard -> holds`, `holds` being
@@ -33,6 +34,8 @@ pub struct Obligation {
     pub value: BV,
     /// The row's formula on the value.
     pub holds: Bool,
+    /// Where the value comes from (for debugging).
+    pub note: String,
 }
 
 /// The encoded program.
@@ -51,23 +54,39 @@ struct Val {
     token: u32,
 }
 
+/// An element of a summary object's value set: one object's cells.
 #[derive(Clone)]
 enum Elem {
-    Value(BV),
-    /// A value the row held at a loop head (with the objects alive there), renamed by the
-    /// (recent, summary) foldings since.
-    Row(usize, Vec<Option<Bool>>, Vec<(usize, usize)>),
+    /// The cells of one object, as values.
+    Tuple(BTreeMap<u64, BV>),
+    /// Any object the summary's rows admitted at a loop head.
+    Head(std::rc::Rc<HeadElem>),
 }
+
+/// The rows of a summary at a loop head, with the values of their other terms there, the
+/// objects alive there, and the (recent, summary) foldings since.
+struct HeadElem {
+    rows: Vec<RowTerms>,
+    regs: BTreeMap<VarId, BV>,
+    cells: BTreeMap<(usize, u64), BV>,
+    live: Vec<Option<Bool>>,
+    renames: Vec<(usize, usize)>,
+}
+
+type Tuple = BTreeMap<u64, BV>;
+
+/// A row and its weighted terms.
+type RowTerms = (usize, Vec<(i64, Term)>);
 
 #[derive(Clone)]
 struct State {
     guard: Bool,
     regs: BTreeMap<VarId, Val>,
     cells: BTreeMap<(usize, u64), BV>,
-    /// Summary value sets: element id -> (guard, element).
-    sums: BTreeMap<(usize, u64), BTreeMap<u32, (Bool, Elem)>>,
-    /// Values read or written through a pointer register's value (token) in a summary cell.
-    cache: BTreeMap<(u32, usize, u64), BV>,
+    /// Summary value sets: per summary object, element id -> (guard, element).
+    sums: BTreeMap<usize, BTreeMap<u32, (Bool, Elem)>>,
+    /// The object a pointer register's value (token) points to in a summary, once read.
+    cache: BTreeMap<(u32, usize), Tuple>,
 }
 
 /// Where an lvalue lives.
@@ -83,23 +102,23 @@ pub struct Encoder<'a> {
     tpl: &'a mut Templates,
     out: Encoding,
     next: u32,
-    /// Per loop head: the rows and what they constrain.
-    heads: HashMap<usize, Vec<(usize, Target)>>,
+    /// Per loop head: its rows and their terms.
+    heads: BTreeMap<usize, Vec<RowTerms>>,
+    cfg: &'a Config,
     budget: Budget,
-}
-
-#[derive(Clone, Copy)]
-enum Target {
-    Reg(VarId),
-    Cell(usize, u64),
-    Sum(usize, u64),
 }
 
 type R<T> = Result<T, String>;
 
 impl<'a> Encoder<'a> {
     /// An encoder adding its rows to `tpl`.
-    pub fn new(flat: &'a Flat, mem: &'a Memory, tpl: &'a mut Templates, budget: Budget) -> Self {
+    pub fn new(
+        flat: &'a Flat,
+        mem: &'a Memory,
+        tpl: &'a mut Templates,
+        cfg: &'a Config,
+        budget: Budget,
+    ) -> Self {
         Encoder {
             flat,
             mem,
@@ -110,15 +129,16 @@ impl<'a> Encoder<'a> {
                 errors: vec![],
             },
             next: 0,
-            heads: HashMap::new(),
+            heads: BTreeMap::new(),
+            cfg,
             budget,
         }
     }
 
     /// Encodes the program.
     pub fn run(mut self) -> R<Encoding> {
-        let mut pending: HashMap<usize, Vec<State>> = HashMap::new();
-        let mut ends: HashMap<usize, Vec<State>> = HashMap::new();
+        let mut pending: BTreeMap<usize, Vec<State>> = BTreeMap::new();
+        let mut ends: BTreeMap<usize, Vec<State>> = BTreeMap::new();
         pending.insert(self.flat.entry, vec![self.initial()]);
         for &node in &self.flat.order {
             self.budget.check().map_err(|e| e.to_string())?;
@@ -194,7 +214,7 @@ impl<'a> Encoder<'a> {
                     self.fresh(&format!("{}{}", obj.name, c.name), c.ty.bits())
                 };
                 if matches!(obj.kind, ObjKind::Summary(_)) {
-                    st.sums.entry((o, c.off)).or_default();
+                    st.sums.entry(o).or_default();
                 } else {
                     st.cells.insert((o, c.off), bv);
                 }
@@ -230,9 +250,9 @@ impl<'a> Encoder<'a> {
         }
         for (k, set) in out.sums.iter_mut() {
             let mut all: BTreeMap<u32, (Bool, Elem)> = BTreeMap::new();
-            for s in &states {
-                for (id, (g, e)) in &s.sums[k] {
-                    let g = Bool::and(&[g.clone(), s.guard.clone()]);
+            for st in &states {
+                for (id, (g, e)) in &st.sums[k] {
+                    let g = Bool::and(&[g.clone(), st.guard.clone()]);
                     match all.get_mut(id) {
                         Some((h, _)) => *h = Bool::or(&[h.clone(), g]),
                         None => {
@@ -249,18 +269,18 @@ impl<'a> Encoder<'a> {
     }
 
     /// The state at loop head `head` from the state entering it: every value the loop may
-    /// change becomes `g_ls ? x_lb : x_entry` with the row's assumption on `x_lb`.
+    /// change becomes `g_ls ? x_lb : x_entry`, the rows are assumed of the values at the head
+    /// when `g_ls` (the loop was taken), and each summary the loop changes holds, when
+    /// `g_ls`, any object its rows admit.
     fn enter_loop(&mut self, head: usize, mut st: State) -> R<State> {
         let line = self.line_of(head);
         let ls = Bool::fresh_const(&format!("ls{head}"));
-        let (regs, cells, sums) = self.changed_in_loop(head);
-        let mut rows = vec![];
-        let mut assume = vec![];
-        for v in regs {
-            let ty = Scalar::of(&self.flat.prog.var(v).ty).expect("scalar");
-            let what = format!("{} at line {line}", self.flat.prog.var(v).name);
-            let r = self.row(ty, what);
-            let lb = self.fresh("lb", ty.bits());
+        let ch = self.changed_in_loop(head);
+        for &v in &ch.regs {
+            let bits = Scalar::of(&self.flat.prog.var(v).ty)
+                .expect("scalar")
+                .bits();
+            let lb = self.fresh(&format!("lb_{}", self.flat.prog.var(v).name), bits);
             let old = st.regs[&v].bv.clone();
             let token = self.token();
             st.regs.insert(
@@ -270,42 +290,50 @@ impl<'a> Encoder<'a> {
                     token,
                 },
             );
-            rows.push((r, Target::Reg(v)));
-            assume.push((r, lb, None));
         }
-        for (o, off) in cells {
-            let cell = self.cell(o, off);
-            let what = format!("{}{} at line {line}", self.mem.objects[o].name, cell.name);
-            let r = self.row(cell.ty, what);
-            let lb = self.fresh("lb", cell.ty.bits());
+        for &(o, off) in &ch.cells {
+            let name = format!(
+                "lb_{}{}",
+                self.mem.objects[o].name,
+                self.mem.cell(o, off).name
+            );
+            let lb = self.fresh(&name, self.mem.cell(o, off).ty.bits());
             let old = st.cells[&(o, off)].clone();
             st.cells.insert((o, off), ls.ite(&lb, &old));
-            rows.push((r, Target::Cell(o, off)));
-            assume.push((r, lb, Some((o, off))));
         }
-        // The rows hold of the loop-back values in the state at the head: a points-to row
-        // admits the objects alive there, a row over an allocated object's cell holds while
-        // the object lives.
         let live = self.live(&st);
-        for (r, lb, cell) in assume {
-            let holds = self.tpl.holds(r, &lb, &live);
-            let assumed = match cell.and_then(|(o, off)| self.alive(&st, o, off)) {
-                Some(alive) => alive.implies(&holds),
-                None => holds,
-            };
-            self.out.background.push(ls.implies(&assumed));
+        let mut rows = vec![];
+        let mut per_summary: BTreeMap<usize, Vec<RowTerms>> = BTreeMap::new();
+        for p in plan(self.cfg, &self.flat.prog, self.mem, &ch) {
+            let r = self.add_row(&p.kind, &p.terms, line);
+            match summary_of(&p.terms) {
+                Some(o) => per_summary.entry(o).or_default().push((r, p.terms.clone())),
+                None => {
+                    let holds = self.tpl.holds(r, &self.value(&st, &p.terms, None), &live);
+                    let assumed = match self.alive_all(&st, &p.terms) {
+                        Some(alive) => alive.implies(&holds),
+                        None => holds,
+                    };
+                    self.out.background.push(ls.implies(&assumed));
+                }
+            }
+            rows.push((r, p.terms));
         }
-        for (o, off) in sums {
-            let cell = self.cell(o, off);
-            let what = format!("{}{} at line {line}", self.mem.objects[o].name, cell.name);
-            let r = self.row(cell.ty, what);
+        let summaries: BTreeSet<usize> = ch.sums.iter().map(|(o, _)| *o).collect();
+        for o in summaries {
+            let elem = HeadElem {
+                rows: per_summary.remove(&o).unwrap_or_default(),
+                regs: st.regs.iter().map(|(v, x)| (*v, x.bv.clone())).collect(),
+                cells: st.cells.clone(),
+                live: live.clone(),
+                renames: vec![],
+            };
             let id = self.token();
-            let set = st.sums.get_mut(&(o, off)).expect("summary cell");
+            let set = st.sums.get_mut(&o).expect("summary object");
             for (g, _) in set.values_mut() {
                 *g = Bool::and(&[g.clone(), ls.not()]);
             }
-            set.insert(id, (ls.clone(), Elem::Row(r, live.clone(), vec![])));
-            rows.push((r, Target::Sum(o, off)));
+            set.insert(id, (ls.clone(), Elem::Head(std::rc::Rc::new(elem))));
         }
         st.cache.clear();
         self.heads.insert(head, rows);
@@ -316,25 +344,43 @@ impl<'a> Encoder<'a> {
     fn close_loop(&mut self, head: usize, end: &State) {
         let rows = self.heads.get(&head).cloned().unwrap_or_default();
         let live = self.live(end);
-        for (r, t) in rows {
-            match t {
-                Target::Reg(v) => self.oblige(end.guard.clone(), r, end.regs[&v].bv.clone(), &live),
-                Target::Cell(o, off) => {
-                    let guard = match self.alive(end, o, off) {
-                        Some(alive) => Bool::and(&[end.guard.clone(), alive]),
-                        None => end.guard.clone(),
-                    };
-                    self.oblige(guard, r, end.cells[&(o, off)].clone(), &live)
+        for (r, terms) in rows {
+            match summary_of(&terms) {
+                None => {
+                    let mut guard = vec![end.guard.clone()];
+                    guard.extend(self.alive_all(end, &terms));
+                    let value = self.value(end, &terms, None);
+                    self.oblige(Bool::and(&guard), r, value, &live);
                 }
-                Target::Sum(o, off) => {
-                    for (g, e) in end.sums[&(o, off)].values() {
-                        let (cond, v) = self.element(e, PTR_BITS);
-                        let guard = Bool::and(&[end.guard.clone(), g.clone(), cond]);
-                        self.oblige(guard, r, v, &live);
+                Some(o) => {
+                    let elems: Vec<(Bool, Elem)> = end.sums[&o].values().cloned().collect();
+                    for (id, (g, e)) in elems.into_iter().enumerate() {
+                        let (cond, tuple) = self.element(o, &e);
+                        let value = self.value(end, &terms, Some(&tuple));
+                        let guard = Bool::and(&[end.guard.clone(), g, cond]);
+                        self.oblige(guard, r, value, &live);
+                        let kind = match e {
+                            Elem::Tuple(_) => "tuple",
+                            Elem::Head(_) => "head",
+                        };
+                        if let Some(last) = self.out.obligations.last_mut() {
+                            last.note = format!("element {id} ({kind})");
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// Whether every allocated object of an exact cell among `terms` lives in `st`.
+    fn alive_all(&self, st: &State, terms: &[(i64, Term)]) -> Option<Bool> {
+        let conds: Vec<Bool> = (terms.iter())
+            .filter_map(|(_, t)| match t {
+                Term::Cell(o, off) => self.alive(st, *o, *off),
+                _ => None,
+            })
+            .collect();
+        (!conds.is_empty()).then(|| Bool::and(&conds))
     }
 
     /// Whether allocated object `o` lives, for its cells other than the flag itself.
@@ -353,6 +399,7 @@ impl<'a> Encoder<'a> {
             row,
             value,
             holds,
+            note: String::new(),
         });
     }
 
@@ -367,42 +414,115 @@ impl<'a> Encoder<'a> {
             .collect()
     }
 
-    /// A value of a summary element: (its condition, the value).
-    fn element(&mut self, e: &Elem, _bits: u32) -> (Bool, BV) {
-        match e {
-            Elem::Value(v) => (Bool::from_bool(true), v.clone()),
-            Elem::Row(r, live, renames) => {
-                let bits = match self.tpl.rows[*r].kind {
-                    Kind::PointsTo => PTR_BITS,
-                    Kind::Interval { bits, .. } => bits,
-                };
-                let u = self.fresh("u", bits);
-                let cond = self.tpl.holds(*r, &u, live);
-                let mut v = u;
-                for (from, to) in renames {
-                    v = rename(&v, *from, *to);
-                }
-                (cond, v)
-            }
+    /// The value a row constrains: its one term, or the 64-bit sum of its weighted terms;
+    /// summary cells are taken from `tuple`.
+    fn value(&self, st: &State, terms: &[(i64, Term)], tuple: Option<&Tuple>) -> BV {
+        let get = |t: &Term| match t {
+            Term::Reg(v) => st.regs[v].bv.clone(),
+            Term::Cell(o, off) => st.cells[&(*o, *off)].clone(),
+            Term::Sum(_, off) => tuple.expect("a summary tuple")[off].clone(),
+        };
+        self.combine(terms, get)
+    }
+
+    fn combine(&self, terms: &[(i64, Term)], get: impl Fn(&Term) -> BV) -> BV {
+        if let [(1, t)] = terms {
+            return get(t);
+        }
+        let mut sum = BV::from_u64(0, 64);
+        for (c, t) in terms {
+            let signed = match self.term_scalar(t) {
+                Scalar::Int(i) => i.signed,
+                Scalar::Ptr => false,
+            };
+            let x = resize_bits(get(t), signed, 64);
+            sum = sum.bvadd(x.bvmul(BV::from_u64(*c as u64, 64)));
+        }
+        sum
+    }
+
+    fn term_scalar(&self, t: &Term) -> Scalar {
+        match t {
+            Term::Reg(v) => Scalar::of(&self.flat.prog.var(*v).ty).expect("scalar"),
+            Term::Cell(o, off) | Term::Sum(o, off) => self.mem.cell(*o, *off).ty,
         }
     }
 
-    fn row(&mut self, ty: Scalar, what: String) -> usize {
-        let kind = match ty {
-            Scalar::Ptr => Kind::PointsTo,
-            Scalar::Int(i) => Kind::Interval {
+    fn add_row(&mut self, kind: &PlanKind, terms: &[(i64, Term)], line: u32) -> usize {
+        let kind = match (kind, self.term_scalar(&terms[0].1)) {
+            (PlanKind::PointsTo, _) => Kind::PointsTo,
+            (PlanKind::Interval, Scalar::Int(i)) => Kind::Interval {
                 signed: i.signed,
                 bits: u32::from(i.bits),
             },
+            _ => Kind::Upper,
         };
+        let what = format!("{} at line {line}", self.describe(terms));
         self.tpl.add(kind, what)
     }
 
-    fn cell(&self, o: usize, off: u64) -> super::memory::Cell {
-        (self.mem.objects[o].cells.iter())
-            .find(|c| c.off == off)
-            .expect("a cell of the object")
-            .clone()
+    fn describe(&self, terms: &[(i64, Term)]) -> String {
+        let name = |t: &Term| match t {
+            Term::Reg(v) => self.flat.prog.var(*v).name.clone(),
+            Term::Cell(o, off) | Term::Sum(o, off) => {
+                format!(
+                    "{}{}",
+                    self.mem.objects[*o].name,
+                    self.mem.cell(*o, *off).name
+                )
+            }
+        };
+        let mut out = String::new();
+        for (i, (c, t)) in terms.iter().enumerate() {
+            let sign = if *c < 0 {
+                "-"
+            } else if i > 0 {
+                "+"
+            } else {
+                ""
+            };
+            let sep = if i > 0 { " " } else { "" };
+            let k = c.unsigned_abs();
+            let coeff = if k == 1 {
+                String::new()
+            } else {
+                format!("{k}*")
+            };
+            let space = if i > 0 { " " } else { "" };
+            out.push_str(&format!("{sep}{sign}{space}{coeff}{}", name(t)));
+        }
+        out
+    }
+
+    /// One object of a summary's value set: (the condition it meets, its cells).
+    fn element(&mut self, o: usize, e: &Elem) -> (Bool, Tuple) {
+        match e {
+            Elem::Tuple(t) => (Bool::from_bool(true), t.clone()),
+            Elem::Head(h) => {
+                let mut u = Tuple::new();
+                for c in &self.mem.objects[o].cells {
+                    u.insert(c.off, self.fresh("u", c.ty.bits()));
+                }
+                let mut conds = vec![];
+                for (r, terms) in &h.rows {
+                    let get = |t: &Term| match t {
+                        Term::Reg(v) => h.regs[v].clone(),
+                        Term::Cell(p, off) => h.cells[&(*p, *off)].clone(),
+                        Term::Sum(_, off) => u[off].clone(),
+                    };
+                    let value = self.combine(terms, get);
+                    conds.push(self.tpl.holds(*r, &value, &h.live));
+                }
+                for (from, to) in &h.renames {
+                    for (off, v) in u.iter_mut() {
+                        if self.mem.cell(o, *off).ty == Scalar::Ptr {
+                            *v = rename(v, *from, *to);
+                        }
+                    }
+                }
+                (Bool::and(&conds), u)
+            }
+        }
     }
 
     fn line_of(&self, node: usize) -> u32 {
@@ -412,8 +532,7 @@ impl<'a> Encoder<'a> {
     }
 
     /// The registers, exact cells and summary cells loop `head` may change.
-    #[allow(clippy::type_complexity)]
-    fn changed_in_loop(&self, head: usize) -> (Vec<VarId>, Vec<(usize, u64)>, Vec<(usize, u64)>) {
+    fn changed_in_loop(&self, head: usize) -> Changed {
         let body = &self.flat.loops[&head];
         let mut regs = BTreeSet::new();
         let mut writes: Vec<(u64, Scalar)> = vec![];
@@ -494,7 +613,17 @@ impl<'a> Encoder<'a> {
                 }
             }
         }
-        (regs.into_iter().collect(), cells, sums)
+        // A summary touched by the loop is replaced at the head by the objects its rows admit:
+        // every cell needs a row, changed or not.
+        let touched: BTreeSet<usize> = sums.iter().map(|(o, _)| *o).collect();
+        let sums = (touched.into_iter())
+            .flat_map(|o| self.mem.objects[o].cells.iter().map(move |c| (o, c.off)))
+            .collect();
+        Changed {
+            regs: regs.into_iter().collect(),
+            cells,
+            sums,
+        }
     }
 
     // ---- operations ----
@@ -622,54 +751,72 @@ impl<'a> Encoder<'a> {
         Ok(())
     }
 
-    /// Adds the recent object's cells (while it is alive) to the summary and renames every
-    /// pointer to the recent object into a pointer to the summary.
+    /// Adds the recent object (while it is alive) to the summary and renames every pointer
+    /// to the recent object into a pointer to the summary.
     fn fold(&mut self, st: &mut State, recent: usize, sum: usize) {
         let alive = st.cells[&(recent, ALIVE)].eq(BV::from_u64(1, 8));
-        for v in st.regs.values_mut() {
-            if v.bv.get_size() == PTR_BITS {
+        let prog = &self.flat.prog;
+        for (r, v) in st.regs.iter_mut() {
+            if matches!(prog.var(*r).ty, Type::Ptr(_)) {
                 v.bv = rename(&v.bv, recent, sum);
             }
         }
         let ptr_cells: Vec<(usize, u64)> = (st.cells.keys())
-            .filter(|(o, off)| self.cell(*o, *off).ty == Scalar::Ptr)
+            .filter(|(o, off)| self.mem.cell(*o, *off).ty == Scalar::Ptr)
             .copied()
             .collect();
         for k in ptr_cells {
             let v = rename(&st.cells[&k], recent, sum);
             st.cells.insert(k, v);
         }
-        for ((o, off), set) in st.sums.iter_mut() {
-            if self.mem.objects[*o]
-                .cells
-                .iter()
-                .any(|c| c.off == *off && c.ty == Scalar::Ptr)
-            {
-                let old = std::mem::take(set);
-                for (_, (g, e)) in old {
-                    let e = match e {
-                        Elem::Value(v) => Elem::Value(rename(&v, recent, sum)),
-                        Elem::Row(r, live, mut ren) => {
-                            ren.push((recent, sum));
-                            Elem::Row(r, live, ren)
-                        }
-                    };
-                    self.next += 1;
-                    set.insert(self.next, (g, e));
-                }
+        let sums: Vec<usize> = st.sums.keys().copied().collect();
+        for o in sums {
+            let old = std::mem::take(st.sums.get_mut(&o).expect("summary"));
+            let mut set = BTreeMap::new();
+            for (_, (g, e)) in old {
+                let e = match e {
+                    Elem::Tuple(t) => Elem::Tuple(self.rename_tuple(o, &t, recent, sum)),
+                    Elem::Head(h) => {
+                        let mut renames = h.renames.clone();
+                        renames.push((recent, sum));
+                        Elem::Head(std::rc::Rc::new(HeadElem {
+                            rows: h.rows.clone(),
+                            regs: h.regs.clone(),
+                            cells: h.cells.clone(),
+                            live: h.live.clone(),
+                            renames,
+                        }))
+                    }
+                };
+                set.insert(self.token(), (g, e));
             }
+            st.sums.insert(o, set);
         }
-        for c in self.mem.objects[recent].cells.clone() {
-            let v = st.cells[&(recent, c.off)].clone();
-            let g = Bool::and(&[st.guard.clone(), alive.clone()]);
-            self.next += 1;
-            let id = self.next;
-            st.sums
-                .get_mut(&(sum, c.off))
-                .expect("summary cell")
-                .insert(id, (g, Elem::Value(v)));
+        let keys: Vec<(u32, usize)> = st.cache.keys().copied().collect();
+        for k in keys {
+            let t = self.rename_tuple(k.1, &st.cache[&k], recent, sum);
+            st.cache.insert(k, t);
         }
-        st.cache.retain(|(_, o, _), _| *o != sum);
+        let tuple: Tuple = (self.mem.objects[recent].cells.iter())
+            .map(|c| (c.off, st.cells[&(recent, c.off)].clone()))
+            .collect();
+        let g = Bool::and(&[st.guard.clone(), alive]);
+        let id = self.token();
+        (st.sums.get_mut(&sum).expect("summary")).insert(id, (g, Elem::Tuple(tuple)));
+        st.cache.retain(|(_, o), _| *o != sum);
+    }
+
+    fn rename_tuple(&self, o: usize, t: &Tuple, from: usize, to: usize) -> Tuple {
+        (t.iter())
+            .map(|(off, v)| {
+                let v = if self.mem.cell(o, *off).ty == Scalar::Ptr {
+                    rename(v, from, to)
+                } else {
+                    v.clone()
+                };
+                (*off, v)
+            })
+            .collect()
     }
 
     fn assign(&mut self, st: &mut State, lhs: &Expr, rhs: &Expr) -> R<()> {
@@ -792,7 +939,10 @@ impl<'a> Encoder<'a> {
         for (o, off) in self.candidates(addr, s).into_iter().rev() {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
             let v = match self.mem.objects[o].kind {
-                ObjKind::Summary(_) => self.read_summary(st, &at, o, off, token, s),
+                ObjKind::Summary(_) => {
+                    let inside = points_into(addr, o);
+                    self.read_summary(st, &inside, o, off, token)
+                }
                 _ => st.cells[&(o, off)].clone(),
             };
             let v = resize_bits(v, false, s.bits());
@@ -801,7 +951,8 @@ impl<'a> Encoder<'a> {
         value
     }
 
-    /// A value of summary cell `(o, off)` read where `at` (the pointer hits the cell) holds.
+    /// A value of summary cell `(o, off)` read where `at` (the pointer points into the
+    /// summary) holds.
     fn read_summary(
         &mut self,
         st: &mut State,
@@ -809,26 +960,36 @@ impl<'a> Encoder<'a> {
         o: usize,
         off: u64,
         token: Option<u32>,
-        s: Scalar,
     ) -> BV {
+        self.focus(st, at, o, token)[&off].clone()
+    }
+
+    /// The object of summary `o` a pointer (with `token`) points to where `at` holds: the one
+    /// read before through the same pointer value, or a fresh one from the summary's value
+    /// set.
+    fn focus(&mut self, st: &mut State, at: &Bool, o: usize, token: Option<u32>) -> Tuple {
         if let Some(t) = token
-            && let Some(v) = st.cache.get(&(t, o, off))
+            && let Some(v) = st.cache.get(&(t, o))
         {
             return v.clone();
         }
-        let v = self.fresh("summary_read", s.bits());
-        let elems: Vec<(Bool, Elem)> = st.sums[&(o, off)].values().cloned().collect();
+        let mut v = Tuple::new();
+        for c in &self.mem.objects[o].cells {
+            v.insert(c.off, self.fresh("focus", c.ty.bits()));
+        }
+        let elems: Vec<(Bool, Elem)> = st.sums[&o].values().cloned().collect();
         let mut alts = vec![];
         for (g, e) in elems {
-            let (cond, w) = self.element(&e, s.bits());
-            let w = resize_bits(w, false, s.bits());
-            alts.push(Bool::and(&[g, cond, v.eq(&w)]));
+            let (cond, w) = self.element(o, &e);
+            let mut conj = vec![g, cond];
+            conj.extend(v.iter().map(|(off, x)| x.eq(&w[off])));
+            alts.push(Bool::and(&conj));
         }
         let member = Bool::or(&alts);
         let when = Bool::and(&[st.guard.clone(), at.clone()]);
         self.out.background.push(when.implies(&member));
         if let Some(t) = token {
-            st.cache.insert((t, o, off), v.clone());
+            st.cache.insert((t, o), v.clone());
         }
         v
     }
@@ -836,20 +997,26 @@ impl<'a> Encoder<'a> {
     fn write(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar, v: BV) {
         for (o, off) in self.candidates(addr, s) {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
-            let cell_bits = self.cell(o, off).ty.bits();
+            let cell_bits = self.mem.cell(o, off).ty.bits();
             let v = resize_bits(v.clone(), false, cell_bits);
             match self.mem.objects[o].kind {
                 ObjKind::Summary(_) => {
-                    let g = Bool::and(&[st.guard.clone(), at]);
-                    self.next += 1;
-                    let id = self.next;
-                    st.sums
-                        .get_mut(&(o, off))
-                        .expect("summary cell")
-                        .insert(id, (g, Elem::Value(v.clone())));
-                    st.cache.retain(|(_, co, coff), _| (*co, *coff) != (o, off));
-                    if let Some(t) = token {
-                        st.cache.insert((t, o, off), v);
+                    // A weak update: the object written joins the set with its new value.
+                    let inside = points_into(addr, o);
+                    let focus = self.focus(st, &inside, o, token);
+                    let mut t = focus.clone();
+                    t.insert(off, v.clone());
+                    let g = Bool::and(&[st.guard.clone(), at.clone()]);
+                    let id = self.token();
+                    (st.sums.get_mut(&o).expect("summary")).insert(id, (g, Elem::Tuple(t)));
+                    // Other pointers into the summary may reach the object written.
+                    st.cache.retain(|(_, co), _| *co != o);
+                    if let Some(tok) = token {
+                        // The pointer's own object changed only if the write hit this cell.
+                        let mut cached = focus;
+                        let old = cached[&off].clone();
+                        cached.insert(off, at.ite(&v, &old));
+                        st.cache.insert((tok, o), cached);
                     }
                 }
                 _ => {
@@ -945,6 +1112,20 @@ impl<'a> Encoder<'a> {
             _ => Err("a conversion the template engine does not model".into()),
         }
     }
+}
+
+/// Whether address `addr` points into object `o`.
+fn points_into(addr: &BV, o: usize) -> Bool {
+    let obj = addr.bvlshr(BV::from_u64(16, PTR_BITS));
+    obj.eq(BV::from_u64(o as u64 + 1, PTR_BITS))
+}
+
+/// The summary object a row is about, if it has a summary cell among its terms.
+fn summary_of(terms: &[(i64, Term)]) -> Option<usize> {
+    terms.iter().find_map(|(_, t)| match t {
+        Term::Sum(o, _) => Some(*o),
+        _ => None,
+    })
 }
 
 /// `x` with addresses into object `from` moved to object `to`.

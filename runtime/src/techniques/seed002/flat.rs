@@ -9,7 +9,7 @@
 
 use crate::program::ir::{Callee, Expr, ExprKind, FuncId, Op, Program, VarId, VarInfo, VarKind};
 use petgraph::graph::{DiGraph, NodeIndex};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The most edges an inlined program may have.
 const MAX_EDGES: usize = 200_000;
@@ -46,7 +46,7 @@ pub struct Flat {
     /// Reachable nodes in topological order of the graph without back edges.
     pub order: Vec<usize>,
     /// The natural loop (node set) of each loop head.
-    pub loops: HashMap<usize, BTreeSet<usize>>,
+    pub loops: BTreeMap<usize, BTreeSet<usize>>,
 }
 
 impl Flat {
@@ -57,7 +57,7 @@ impl Flat {
             edges: vec![],
             nodes: 0,
             stack: vec![],
-            used: HashMap::new(),
+            used: BTreeMap::new(),
         };
         let entry = b.node();
         let exit = b.node();
@@ -72,7 +72,7 @@ impl Flat {
             back: vec![false; b.edges.len()],
             edges: b.edges,
             order: vec![],
-            loops: HashMap::new(),
+            loops: BTreeMap::new(),
         };
         for (i, e) in flat.edges.iter().enumerate() {
             flat.out[e.from].push(i);
@@ -162,7 +162,7 @@ struct Builder {
     nodes: usize,
     stack: Vec<FuncId>,
     /// How many times each function has been inlined.
-    used: HashMap<FuncId, usize>,
+    used: BTreeMap<FuncId, usize>,
 }
 
 impl Builder {
@@ -182,7 +182,7 @@ impl Builder {
     }
 
     /// Checks that `f` can be inlined once more and makes its copy of the locals.
-    fn prepare(&mut self, f: FuncId) -> Result<HashMap<VarId, VarId>, String> {
+    fn prepare(&mut self, f: FuncId) -> Result<BTreeMap<VarId, VarId>, String> {
         if self.stack.contains(&f) {
             return Err(format!(
                 "recursion through `{}`: the template engine inlines every call",
@@ -205,7 +205,7 @@ impl Builder {
     fn inline(
         &mut self,
         f: FuncId,
-        renames: &HashMap<VarId, VarId>,
+        renames: &BTreeMap<VarId, VarId>,
         entry: usize,
         exit: usize,
     ) -> Result<Option<VarId>, String> {
@@ -221,7 +221,7 @@ impl Builder {
             v
         });
         self.stack.push(f);
-        let mut map: HashMap<NodeIndex, usize> = HashMap::new();
+        let mut map: BTreeMap<NodeIndex, usize> = BTreeMap::new();
         map.insert(func.entry, entry);
         map.insert(func.exit, exit);
         for e in func.cfa.edge_indices() {
@@ -244,11 +244,11 @@ impl Builder {
 
     /// Fresh copies of a function's locals for its `count`-th inlining (the first uses the
     /// originals).
-    fn copy_locals(&mut self, locals: &[VarId], count: usize) -> HashMap<VarId, VarId> {
+    fn copy_locals(&mut self, locals: &[VarId], count: usize) -> BTreeMap<VarId, VarId> {
         if count == 1 {
-            return HashMap::new();
+            return BTreeMap::new();
         }
-        let mut map = HashMap::new();
+        let mut map = BTreeMap::new();
         for &v in locals {
             let mut info = self.prog.var(v).clone();
             info.name = format!("{}#{count}", info.name);
@@ -355,7 +355,7 @@ fn var_expr(prog: &Program, v: VarId) -> Expr {
 }
 
 /// `op` with variables renamed.
-fn rename_op(op: &Op, map: &HashMap<VarId, VarId>) -> Op {
+fn rename_op(op: &Op, map: &BTreeMap<VarId, VarId>) -> Op {
     if map.is_empty() {
         return op.clone();
     }
@@ -385,7 +385,7 @@ fn rename_op(op: &Op, map: &HashMap<VarId, VarId>) -> Op {
     }
 }
 
-fn rename(e: &Expr, map: &HashMap<VarId, VarId>) -> Expr {
+fn rename(e: &Expr, map: &BTreeMap<VarId, VarId>) -> Expr {
     let b = |x: &Expr| Box::new(rename(x, map));
     let kind = match &e.kind {
         ExprKind::Var(v) => ExprKind::Var(*map.get(v).unwrap_or(v)),

@@ -229,6 +229,13 @@ impl Memory {
         (addr >> 16).checked_sub(1).map(|o| o as usize)
     }
 
+    /// The cell of object `o` at `off`.
+    pub fn cell(&self, o: usize, off: u64) -> &Cell {
+        (self.objects[o].cells.iter())
+            .find(|c| c.off == off)
+            .expect("a cell of the object")
+    }
+
     /// The site of an allocation edge.
     pub fn site_of_edge(&self, edge: usize) -> Option<usize> {
         self.sites.iter().position(|s| s.edge == edge)

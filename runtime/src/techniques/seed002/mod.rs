@@ -15,6 +15,7 @@
 pub mod encode;
 pub mod flat;
 pub mod memory;
+pub mod rows;
 pub mod synth;
 pub mod template;
 
@@ -60,10 +61,22 @@ impl Engine for Seed002 {
 }
 
 fn prove(task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
+    let template = (task.domain.spec().template_config()).ok_or_else(|| {
+        format!(
+            "{} declares no template (add a `template` declaration, or --with-library)",
+            task.domain.describe()
+        )
+    })?;
+    let cfg = rows::Config::new(&template);
     let flat = Flat::new(task.program)?;
     let mem = Memory::new(&flat)?;
     let mut tpl = Templates::new(universe(&mem), constants(&flat));
-    let enc = Encoder::new(&flat, &mem, &mut tpl, task.budget).run()?;
+    if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
+        for (a, n) in &tpl.universe {
+            eprintln!("address {a:#x}: {n}");
+        }
+    }
+    let enc = Encoder::new(&flat, &mem, &mut tpl, &cfg, task.budget).run()?;
     let found = synth::synthesise(&enc, &mut tpl, task.budget)?;
     let rounds = match found {
         Found::Safe { rounds } | Found::ErrorReachable(_, rounds) => rounds,

@@ -62,15 +62,32 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
             }
             SatResult::Sat => {
                 let model = solver.get_model().ok_or("the solver gave no model")?;
+                if let Some(r) = std::env::var_os("SHAPECHECK_DEBUG_MODEL")
+                    && r.to_string_lossy() == rounds.to_string()
+                {
+                    eprintln!("{model}");
+                }
                 let mut changed = false;
+                let mut grown = std::collections::BTreeSet::new();
                 for (o, v) in enc.obligations.iter().zip(&violations) {
                     if model.eval(v, true).and_then(|b| b.as_bool()) != Some(true) {
                         continue;
                     }
                     let value = (model.eval(&o.value, true).and_then(|x| x.as_u64()))
                         .ok_or("a value wider than 64 bits")?;
-                    if !tpl.join(o.row, value) {
-                        // The value is in the row's set but still violates it (an address
+                    if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
+                        eprintln!(
+                            "round {rounds}: {} takes {value:#x} {}",
+                            tpl.rows[o.row].what, o.note
+                        );
+                        if std::env::var_os("SHAPECHECK_DEBUG_TERMS").is_some() {
+                            eprintln!("  value = {}", o.value);
+                        }
+                    }
+                    if tpl.join(o.row, value) {
+                        grown.insert(o.row);
+                    } else if !grown.contains(&o.row) {
+                        // The value was in the row's set and still violates it (an address
                         // of an object that does not exist there): only top describes it.
                         tpl.set_top(o.row);
                     }

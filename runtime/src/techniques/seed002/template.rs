@@ -17,6 +17,8 @@ const WIDEN_AFTER: u32 = 6;
 pub enum Kind {
     /// `x == a1 || ... || x == ak` over the address universe (or anything, at top).
     PointsTo,
+    /// `x <= hi` for a signed 64-bit `x` (a weighted sum of values), or false when empty.
+    Upper,
     /// `lo <= x && x <= hi` (or false when empty).
     Interval {
         /// Signed comparison.
@@ -104,6 +106,19 @@ impl Templates {
                     top: false,
                 },
             ),
+            Kind::Upper => (
+                Vars::Interval {
+                    empty: Bool::fresh_const(&format!("d{n}_empty")),
+                    lo: BV::fresh_const(&format!("d{n}_lo"), 64),
+                    hi: BV::fresh_const(&format!("d{n}_hi"), 64),
+                },
+                Param::Interval {
+                    empty: true,
+                    lo: i128::from(i64::MIN),
+                    hi: 0,
+                    moves: 0,
+                },
+            ),
             Kind::Interval { bits, .. } => (
                 Vars::Interval {
                     empty: Bool::fresh_const(&format!("d{n}_empty")),
@@ -136,6 +151,9 @@ impl Templates {
                     alts.push(Bool::and(&conj));
                 }
                 Bool::or(&alts)
+            }
+            Vars::Interval { empty, hi, .. } if self.rows[r].kind == Kind::Upper => {
+                Bool::and(&[empty.not(), x.bvsle(hi)])
             }
             Vars::Interval { empty, lo, hi } => {
                 let signed = matches!(self.rows[r].kind, Kind::Interval { signed: true, .. });
@@ -195,6 +213,28 @@ impl Templates {
             }
             (
                 Param::Interval {
+                    empty, hi, moves, ..
+                },
+                Kind::Upper,
+            ) => {
+                let v = value(bits, 64, true);
+                if *empty {
+                    (*empty, *hi) = (false, v);
+                    return true;
+                }
+                if v <= *hi {
+                    return false;
+                }
+                *moves += 1;
+                *hi = if *moves > WIDEN_AFTER {
+                    i128::from(i64::MAX)
+                } else {
+                    threshold_above(&self.thresholds, v, i128::from(i64::MAX))
+                };
+                true
+            }
+            (
+                Param::Interval {
                     empty,
                     lo,
                     hi,
@@ -242,6 +282,10 @@ impl Templates {
                 *empty = false;
                 (*lo, *hi) = limits(bits, signed);
             }
+            (Param::Interval { empty, hi, .. }, Kind::Upper) => {
+                *empty = false;
+                *hi = i128::from(i64::MAX);
+            }
             _ => unreachable!("a row's parameter matches its kind"),
         }
     }
@@ -263,6 +307,9 @@ impl Templates {
                 }
             }
             Param::Interval { empty: true, .. } => format!("{what}: unreachable"),
+            Param::Interval { hi, .. } if self.rows[r].kind == Kind::Upper => {
+                format!("{what} <= {hi}")
+            }
             Param::Interval { lo, hi, .. } => format!("{lo} <= {what} <= {hi}"),
         }
     }
@@ -273,6 +320,9 @@ impl Templates {
             (Param::PointsTo { top, .. }, _) => *top,
             (Param::Interval { empty, lo, hi, .. }, Kind::Interval { signed, bits }) => {
                 !*empty && (*lo, *hi) == limits(*bits, *signed)
+            }
+            (Param::Interval { empty, hi, .. }, Kind::Upper) => {
+                !*empty && *hi == i128::from(i64::MAX)
             }
             _ => false,
         }

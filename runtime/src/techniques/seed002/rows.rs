@@ -1,0 +1,294 @@
+//! Which template rows each loop head gets, from the spec's `template` declarations.
+//!
+//! Consumes the merged template of the spec (`shapecheck_dsl::ir::Template`), the memory model
+//! and what a loop may change; produces [`RowPlan`]s: the kind of each row and its terms
+//! (coefficient and value: a register, a cell of an exact object, or a cell of a summary
+//! object's tuple). Points-to and interval rows have one term; zones, octagons and the
+//! spec's linear rows relate several (`c1*x1 + ... + ck*xk <= d`). `vars` rows range over
+//! program variables, `fields` rows over the cells of allocated objects; in a linear row over
+//! fields, a name that is not a field of the object is a program variable.
+
+use super::memory::{ALIVE, Memory, ObjKind, Scalar};
+use crate::program::ir::{Program, VarId, VarKind};
+use shapecheck_dsl::ir::{RowKind, Scope, Template};
+
+/// A value a row constrains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Term {
+    /// A register.
+    Reg(VarId),
+    /// A cell of an exact object.
+    Cell(usize, u64),
+    /// A cell of a summary object (of each object it stands for).
+    Sum(usize, u64),
+}
+
+/// The kind of a planned row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlanKind {
+    /// A points-to row (one pointer term).
+    PointsTo,
+    /// An interval row (one numeric term).
+    Interval,
+    /// An upper bound of a linear combination.
+    Upper,
+}
+
+/// A row to create at a loop head.
+#[derive(Clone, Debug)]
+pub struct RowPlan {
+    /// Its kind.
+    pub kind: PlanKind,
+    /// Coefficients and terms.
+    pub terms: Vec<(i64, Term)>,
+}
+
+/// A linear row's terms (coefficient, name) and its scopes (vars, fields).
+type Linear = (Vec<(i64, String)>, [bool; 2]);
+
+/// The rows the template configuration asks for.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    points: [bool; 2],
+    interval: [bool; 2],
+    zone: [bool; 2],
+    octagon: [bool; 2],
+    linear: Vec<Linear>,
+}
+
+fn scopes(over: &[Scope]) -> [bool; 2] {
+    [over.contains(&Scope::Vars), over.contains(&Scope::Fields)]
+}
+
+fn or(a: &mut [bool; 2], b: [bool; 2]) {
+    a[0] |= b[0];
+    a[1] |= b[1];
+}
+
+impl Config {
+    /// The configuration of a merged template.
+    pub fn new(t: &Template) -> Config {
+        let mut c = Config::default();
+        for row in &t.rows {
+            let s = scopes(&row.over);
+            match &row.kind {
+                RowKind::PointsTo => or(&mut c.points, s),
+                RowKind::Interval => or(&mut c.interval, s),
+                RowKind::Zone => or(&mut c.zone, s),
+                RowKind::Octagon => or(&mut c.octagon, s),
+                RowKind::Linear(terms) => c.linear.push((terms.clone(), s)),
+            }
+        }
+        c
+    }
+}
+
+/// What a loop may change: registers, exact cells, summary cells.
+pub struct Changed {
+    /// Registers.
+    pub regs: Vec<VarId>,
+    /// Cells of exact objects.
+    pub cells: Vec<(usize, u64)>,
+    /// Cells of summary objects.
+    pub sums: Vec<(usize, u64)>,
+}
+
+/// Plans the rows of one loop head.
+pub fn plan(cfg: &Config, prog: &Program, mem: &Memory, ch: &Changed) -> Vec<RowPlan> {
+    let mut out = vec![];
+    let single = |t: Term, s: Scalar, fields: bool, out: &mut Vec<RowPlan>| {
+        let i = usize::from(fields);
+        let kind = match s {
+            Scalar::Ptr if cfg.points[i] => PlanKind::PointsTo,
+            Scalar::Int(_) if cfg.interval[i] => PlanKind::Interval,
+            _ => return,
+        };
+        out.push(RowPlan {
+            kind,
+            terms: vec![(1, t)],
+        });
+    };
+    for &v in &ch.regs {
+        single(Term::Reg(v), reg_scalar(prog, v), false, &mut out);
+    }
+    for &(o, off) in ch.cells.iter().chain(&ch.sums) {
+        let t = term(mem, o, off);
+        let s = mem.cell(o, off).ty;
+        if off == ALIVE {
+            // Liveness is always tracked: rows over allocated cells hold while they live.
+            out.push(RowPlan {
+                kind: PlanKind::Interval,
+                terms: vec![(1, t)],
+            });
+            continue;
+        }
+        let fields = !matches!(mem.objects[o].kind, ObjKind::Var(_));
+        single(t, s, fields, &mut out);
+    }
+    relational_vars(cfg, prog, mem, ch, &mut out);
+    relational_fields(cfg, prog, mem, ch, &mut out);
+    out
+}
+
+fn term(mem: &Memory, o: usize, off: u64) -> Term {
+    match mem.objects[o].kind {
+        ObjKind::Summary(_) => Term::Sum(o, off),
+        _ => Term::Cell(o, off),
+    }
+}
+
+fn reg_scalar(prog: &Program, v: VarId) -> Scalar {
+    Scalar::of(&prog.var(v).ty).expect("registers are scalars")
+}
+
+/// Whether a register is a program variable a relational row should mention (not a
+/// temporary of the front end or of inlining), numeric and at most 32 bits wide.
+fn relatable(prog: &Program, v: VarId) -> bool {
+    let name = &prog.var(v).name;
+    matches!(reg_scalar(prog, v), Scalar::Int(i) if i.bits <= 32 && !i.boolean)
+        && !name.starts_with("__")
+        && !name.contains('#')
+}
+
+/// Pairwise rows: zones `x - y`, `y - x`; octagons also `x + y`, `-x - y`.
+fn pairs(zone: bool, octagon: bool, a: Term, b: Term, out: &mut Vec<RowPlan>) {
+    let mut forms: Vec<[i64; 2]> = vec![];
+    if zone || octagon {
+        forms.extend([[1, -1], [-1, 1]]);
+    }
+    if octagon {
+        forms.extend([[1, 1], [-1, -1]]);
+    }
+    for [x, y] in forms {
+        out.push(RowPlan {
+            kind: PlanKind::Upper,
+            terms: vec![(x, a), (y, b)],
+        });
+    }
+}
+
+fn relational_vars(
+    cfg: &Config,
+    prog: &Program,
+    mem: &Memory,
+    ch: &Changed,
+    out: &mut Vec<RowPlan>,
+) {
+    let regs: Vec<VarId> = ch
+        .regs
+        .iter()
+        .copied()
+        .filter(|v| relatable(prog, *v))
+        .collect();
+    if cfg.zone[0] || cfg.octagon[0] {
+        for (i, a) in regs.iter().enumerate() {
+            for b in &regs[i + 1..] {
+                pairs(
+                    cfg.zone[0],
+                    cfg.octagon[0],
+                    Term::Reg(*a),
+                    Term::Reg(*b),
+                    out,
+                );
+            }
+        }
+    }
+    for (terms, s) in &cfg.linear {
+        if !s[0] {
+            continue;
+        }
+        let resolved: Option<Vec<(i64, Term)>> = (terms.iter())
+            .map(|(c, n)| register_named(prog, mem, n).map(|v| (*c, Term::Reg(v))))
+            .collect();
+        // A row over variables belongs to the loops that change one of them.
+        if let Some(t) = resolved
+            && t.iter()
+                .any(|(_, x)| matches!(x, Term::Reg(v) if ch.regs.contains(v)))
+        {
+            out.push(RowPlan {
+                kind: PlanKind::Upper,
+                terms: t,
+            });
+        }
+    }
+}
+
+fn relational_fields(
+    cfg: &Config,
+    prog: &Program,
+    mem: &Memory,
+    ch: &Changed,
+    out: &mut Vec<RowPlan>,
+) {
+    let mut objects: Vec<usize> = (ch.cells.iter().chain(&ch.sums))
+        .map(|(o, _)| *o)
+        .filter(|o| !matches!(mem.objects[*o].kind, ObjKind::Var(_)))
+        .collect();
+    objects.dedup();
+    let changed = |o: usize, off: u64| ch.cells.contains(&(o, off)) || ch.sums.contains(&(o, off));
+    for o in objects {
+        let ints: Vec<u64> = (mem.objects[o].cells.iter())
+            .filter(|c| c.off != ALIVE && matches!(c.ty, Scalar::Int(i) if i.bits <= 32))
+            .filter(|c| changed(o, c.off))
+            .map(|c| c.off)
+            .collect();
+        if cfg.zone[1] || cfg.octagon[1] {
+            for (i, a) in ints.iter().enumerate() {
+                for b in &ints[i + 1..] {
+                    let (x, y) = (term(mem, o, *a), term(mem, o, *b));
+                    pairs(cfg.zone[1], cfg.octagon[1], x, y, out);
+                }
+            }
+        }
+        for (terms, s) in &cfg.linear {
+            if !s[1] {
+                continue;
+            }
+            let mut resolved = vec![];
+            let mut has_field = false;
+            for (c, n) in terms {
+                if let Some(cell) = mem.objects[o]
+                    .cells
+                    .iter()
+                    .find(|x| x.name == format!(".{n}"))
+                {
+                    if !matches!(cell.ty, Scalar::Int(i) if i.bits <= 32) {
+                        break;
+                    }
+                    has_field = true;
+                    resolved.push((*c, term(mem, o, cell.off)));
+                } else if let Some(v) = register_named(prog, mem, n) {
+                    resolved.push((*c, Term::Reg(v)));
+                } else {
+                    break;
+                }
+            }
+            if has_field && resolved.len() == terms.len() {
+                out.push(RowPlan {
+                    kind: PlanKind::Upper,
+                    terms: resolved,
+                });
+            }
+        }
+    }
+}
+
+/// The numeric register with this source name: a local of `main`, else a global, else the
+/// first inlined copy of another function's local.
+fn register_named(prog: &Program, mem: &Memory, name: &str) -> Option<VarId> {
+    let candidates: Vec<(usize, &crate::program::ir::VarInfo)> = (prog.vars.iter().enumerate())
+        .filter(|(i, v)| {
+            mem.register[*i]
+                && v.name == name
+                && matches!(Scalar::of(&v.ty), Some(Scalar::Int(i)) if i.bits <= 32)
+        })
+        .collect();
+    let rank = |v: &crate::program::ir::VarInfo| match v.kind {
+        VarKind::Local(f) if f == prog.main => 0,
+        VarKind::Global => 1,
+        VarKind::Local(_) => 2,
+    };
+    (candidates.iter())
+        .min_by_key(|(i, v)| (rank(v), *i))
+        .map(|(i, _)| VarId(*i as u32))
+}
