@@ -12,6 +12,7 @@ mod guard;
 mod spec_cmd;
 mod specs;
 mod table1;
+mod table2;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use shapecheck_runtime::engine::{Budget, Run, Task};
@@ -66,6 +67,8 @@ enum Command {
     Classify(classify::ClassifyArgs),
     /// Seed 000's Table 1 side by side with lazy shape analysis runs on benchmarks/seed-000.
     Table1(table1::TableArgs),
+    /// Seed 002's Table II side by side with template engine runs on benchmarks/seed-002.
+    Table2(table2::Table2Args),
 }
 
 #[derive(clap::Args)]
@@ -209,6 +212,7 @@ fn main() -> ExitCode {
             on_big_stack(style, move || verify(&args))
         }
         Command::Table1(args) => on_big_stack(guard::Style::Silent, move || table1::table1(&args)),
+        Command::Table2(args) => table2::table2(&args),
     }
 }
 

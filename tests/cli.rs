@@ -132,3 +132,28 @@ fn cfa_prints_text_and_dot() {
     let o = shapecheck(&["cfa", "--dot", f.path().to_str().unwrap()]);
     assert!(stdout(&o).starts_with("digraph program {"));
 }
+
+/// `table2` on a folder of one program and its twin: the template engine proves the
+/// program, the portfolio finds the twin, and the summary line counts them.
+#[test]
+fn table2_runs_programs_and_twins() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = |bound: u32| {
+        format!(
+            "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+             int main(void) {{\n  int i = 0;\n  while (__VERIFIER_nondet_int()) {{\n    \
+             if (i < 10) i++;\n  }}\n  if (i > {bound}) reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    std::fs::write(dir.path().join("count.c"), program(10)).unwrap();
+    std::fs::write(dir.path().join("count_bug.c"), program(5)).unwrap();
+    let o = shapecheck(&["table2", dir.path().to_str().unwrap(), "--timeout", "20"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("count "), "{out}");
+    assert!(out.contains("FALSE(unreach-call)"), "{out}");
+    assert!(
+        out.contains("1 of 1 programs proved by the template engine; 1 twins found; 0 wrong"),
+        "{out}"
+    );
+}
