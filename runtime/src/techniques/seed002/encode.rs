@@ -87,6 +87,9 @@ struct State {
     sums: BTreeMap<usize, BTreeMap<u32, (Bool, Elem)>>,
     /// The object a pointer register's value (token) points to in a summary, once read.
     cache: BTreeMap<(u32, usize), Tuple>,
+    /// The element a pointer value (token) last wrote into a summary: its object's state
+    /// until the pointer writes again, which replaces it.
+    written: BTreeMap<(u32, usize), u32>,
 }
 
 /// Where an lvalue lives.
@@ -186,6 +189,7 @@ impl<'a> Encoder<'a> {
             cells: BTreeMap::new(),
             sums: BTreeMap::new(),
             cache: BTreeMap::new(),
+            written: BTreeMap::new(),
         };
         let prog = &self.flat.prog;
         for (i, v) in prog.vars.iter().enumerate() {
@@ -265,6 +269,8 @@ impl<'a> Encoder<'a> {
         }
         out.cache
             .retain(|k, v| states[1..].iter().all(|s| s.cache.get(k) == Some(v)));
+        out.written
+            .retain(|k, v| states[1..].iter().all(|s| s.written.get(k) == Some(v)));
         out
     }
 
@@ -336,6 +342,7 @@ impl<'a> Encoder<'a> {
             set.insert(id, (ls.clone(), Elem::Head(std::rc::Rc::new(elem))));
         }
         st.cache.clear();
+        st.written.clear();
         self.heads.insert(head, rows);
         Ok(st)
     }
@@ -699,10 +706,7 @@ impl<'a> Encoder<'a> {
                 return Ok(None);
             }
             Builtin::Abort | Builtin::Exit => return Ok(None),
-            Builtin::Free => {
-                // No effect on values (the template engine checks unreach-call only).
-                self.rvalue(&mut st, &args[0])?;
-            }
+            Builtin::Free => self.free(&mut st, &args[0])?,
             Builtin::Alloc(_) => {
                 let site = (self.mem.site_of_edge(index))
                     .ok_or_else(|| format!("an allocation at line {}", e.line))?;
@@ -721,6 +725,46 @@ impl<'a> Encoder<'a> {
             }
         }
         Ok(Some(st))
+    }
+
+    /// The identity of a pointer register's value (through pointer conversions), if `e` is
+    /// one.
+    fn token_of(&self, st: &State, e: &Expr) -> Option<u32> {
+        match &e.kind {
+            ExprKind::Var(x) if self.mem.register[x.0 as usize] => Some(st.regs[x].token),
+            ExprKind::Cast(a) if matches!((&a.ty, &e.ty), (Type::Ptr(_), Type::Ptr(_))) => {
+                self.token_of(st, a)
+            }
+            _ => None,
+        }
+    }
+
+    /// `free(p)`: an exact object `p` points to no longer lives; in a summary, the state the
+    /// same pointer value last wrote is no longer any object's. (Whether the free is valid
+    /// is not this engine's question: it checks unreach-call.)
+    fn free(&mut self, st: &mut State, arg: &Expr) -> R<()> {
+        let token = self.token_of(st, arg);
+        let p = self.rvalue(st, arg)?;
+        for (o, obj) in self.mem.objects.iter().enumerate() {
+            match obj.kind {
+                ObjKind::Once(_) | ObjKind::Recent(_) => {
+                    let at = p.eq(BV::from_u64(Memory::addr(o, 0), PTR_BITS));
+                    let old = st.cells[&(o, ALIVE)].clone();
+                    st.cells
+                        .insert((o, ALIVE), at.ite(&BV::from_u64(0, 8), &old));
+                }
+                ObjKind::Summary(_) => {
+                    if let Some(t) = token
+                        && let Some(id) = st.written.remove(&(t, o))
+                    {
+                        st.sums.get_mut(&o).expect("summary").remove(&id);
+                    }
+                    st.cache.retain(|(_, co), _| *co != o);
+                }
+                ObjKind::Var(_) => {}
+            }
+        }
+        Ok(())
     }
 
     /// An allocation at `site`: folds the recent object into the summary (loops only), makes
@@ -823,15 +867,11 @@ impl<'a> Encoder<'a> {
         if let Type::Struct(_) | Type::Array(..) = lhs.ty {
             return self.copy_aggregate(st, lhs, rhs);
         }
-        let (v, token) = match &rhs.kind {
-            ExprKind::Var(x) if self.mem.register[x.0 as usize] => {
-                let r = st.regs[x].clone();
-                (r.bv, r.token)
-            }
-            _ => {
-                let v = self.rvalue(st, rhs)?;
-                (v, self.token())
-            }
+        let same = self.token_of(st, rhs);
+        let v = self.rvalue(st, rhs)?;
+        let token = match same {
+            Some(t) => t,
+            None => self.token(),
         };
         self.store(st, lhs, v, token)
     }
@@ -889,10 +929,7 @@ impl<'a> Encoder<'a> {
                 })
             }
             ExprKind::Deref(p) => {
-                let token = match &p.kind {
-                    ExprKind::Var(x) if self.mem.register[x.0 as usize] => Some(st.regs[x].token),
-                    _ => None,
-                };
+                let token = self.token_of(st, p);
                 let addr = self.rvalue(st, p)?;
                 Ok(Place::Mem { addr, token })
             }
@@ -1008,7 +1045,15 @@ impl<'a> Encoder<'a> {
                     t.insert(off, v.clone());
                     let g = Bool::and(&[st.guard.clone(), at.clone()]);
                     let id = self.token();
-                    (st.sums.get_mut(&o).expect("summary")).insert(id, (g, Elem::Tuple(t)));
+                    let set = st.sums.get_mut(&o).expect("summary");
+                    if let Some(tok) = token
+                        && let Some(prev) = st.written.insert((tok, o), id)
+                    {
+                        // The object's state after this pointer's previous write is gone:
+                        // the same pointer value wrote it again.
+                        set.remove(&prev);
+                    }
+                    set.insert(id, (g, Elem::Tuple(t)));
                     // Other pointers into the summary may reach the object written.
                     st.cache.retain(|(_, co), _| *co != o);
                     if let Some(tok) = token {

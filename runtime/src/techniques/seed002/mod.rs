@@ -70,7 +70,7 @@ fn prove(task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
     let cfg = rows::Config::new(&template);
     let flat = Flat::new(task.program)?;
     let mem = Memory::new(&flat)?;
-    let mut tpl = Templates::new(universe(&mem), constants(&flat));
+    let mut tpl = Templates::new(universe(&mem), constants(task.program));
     if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
         for (a, n) in &tpl.universe {
             eprintln!("address {a:#x}: {n}");
@@ -113,10 +113,14 @@ fn universe(mem: &Memory) -> Vec<(u64, String)> {
     out
 }
 
-/// The integer constants of the program and their neighbours (widening thresholds).
-fn constants(flat: &Flat) -> Vec<i128> {
+/// The integer constants of the program's own functions (not shapecheck's C library) and
+/// their neighbours: the widening thresholds.
+fn constants(prog: &crate::program::ir::Program) -> Vec<i128> {
     let mut out = vec![0];
-    for e in &flat.edges {
+    let edges = (prog.functions.iter())
+        .filter(|f| !f.library)
+        .flat_map(|f| f.cfa.edge_weights());
+    for e in edges {
         for x in e.op.exprs() {
             x.visit(&mut |e| {
                 if let (ExprKind::Const(c), Type::Int(IntTy { .. })) = (&e.kind, &e.ty) {

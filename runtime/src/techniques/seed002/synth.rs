@@ -89,6 +89,9 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
                     } else if !grown.contains(&o.row) {
                         // The value was in the row's set and still violates it (an address
                         // of an object that does not exist there): only top describes it.
+                        if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
+                            eprintln!("round {rounds}: {} set to top", tpl.rows[o.row].what);
+                        }
                         tpl.set_top(o.row);
                     }
                     changed = true;

@@ -9,8 +9,12 @@
 
 use z3::ast::{BV, Bool};
 
+/// How many times a bound moves to the exact value before it moves to the next threshold
+/// (a constant of the program) beyond it, or to the type's limit when there is none.
+const EXACT_MOVES: u32 = 2;
+
 /// How many times a bound may move before it is widened to the type's limit.
-const WIDEN_AFTER: u32 = 6;
+const WIDEN_AFTER: u32 = 16;
 
 /// What a row constrains.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -228,8 +232,10 @@ impl Templates {
                 *moves += 1;
                 *hi = if *moves > WIDEN_AFTER {
                     i128::from(i64::MAX)
-                } else {
+                } else if *moves > EXACT_MOVES {
                     threshold_above(&self.thresholds, v, i128::from(i64::MAX))
+                } else {
+                    v
                 };
                 true
             }
@@ -252,10 +258,12 @@ impl Templates {
                     return false;
                 }
                 *moves += 1;
-                let widen = *moves > WIDEN_AFTER;
+                let (widen, exact) = (*moves > WIDEN_AFTER, *moves <= EXACT_MOVES);
                 if v > *hi {
                     *hi = if widen {
                         max
+                    } else if exact {
+                        v
                     } else {
                         threshold_above(&self.thresholds, v, max)
                     };
@@ -263,6 +271,8 @@ impl Templates {
                 if v < *lo {
                     *lo = if widen {
                         min
+                    } else if exact {
+                        v
                     } else {
                         threshold_below(&self.thresholds, v, min)
                     };
@@ -383,11 +393,20 @@ mod tests {
         );
         assert!(t.join(r, 10));
         assert!(!t.join(r, 10));
+        // The first moves go to the value itself, later ones to the next constant beyond it
+        // (or the value, when there is none), and many moves to the type's limit.
         assert!(t.join(r, 11));
+        assert!(t.join(r, 12));
+        assert_eq!(t.show(r), "10 <= x <= 12");
+        assert!(t.join(r, 13));
         assert_eq!(t.show(r), "10 <= x <= 20");
+        assert!(!t.join(r, 17));
+        assert!(!t.is_top(r));
         assert!(t.join(r, (-5i64) as u64));
         assert_eq!(t.show(r), "-5 <= x <= 20");
-        for v in 21..40 {
+        assert!(t.join(r, 25));
+        assert_eq!(t.show(r), "-5 <= x <= 25");
+        for v in 26..60 {
             t.join(r, v);
         }
         assert_eq!(t.show(r), "-5 <= x <= 2147483647");
