@@ -46,6 +46,10 @@ pub struct Encoding {
     pub obligations: Vec<Obligation>,
     /// Guards under which an error call is reached, with its line.
     pub errors: Vec<(Bool, u32)>,
+    /// Guards under which the program has undefined behaviour (an invalid dereference or
+    /// free), with its line and kind: a TRUE needs them unreachable too, as a run with
+    /// undefined behaviour may do anything.
+    pub undefined: Vec<(Bool, u32, &'static str)>,
 }
 
 #[derive(Clone)]
@@ -109,6 +113,8 @@ pub struct Encoder<'a> {
     heads: BTreeMap<usize, Vec<RowTerms>>,
     cfg: &'a Config,
     budget: Budget,
+    /// The line of the edge being encoded.
+    line: u32,
 }
 
 type R<T> = Result<T, String>;
@@ -130,11 +136,13 @@ impl<'a> Encoder<'a> {
                 background: vec![],
                 obligations: vec![],
                 errors: vec![],
+                undefined: vec![],
             },
             next: 0,
             heads: BTreeMap::new(),
             cfg,
             budget,
+            line: 0,
         }
     }
 
@@ -639,6 +647,7 @@ impl<'a> Encoder<'a> {
     fn step(&mut self, index: usize, mut st: State) -> R<Option<State>> {
         let flat = self.flat;
         let e = &flat.edges[index];
+        self.line = e.line;
         match &e.op {
             Op::Skip => {}
             Op::Assign { lhs, rhs } => self.assign(&mut st, lhs, rhs)?,
@@ -745,15 +754,21 @@ impl<'a> Encoder<'a> {
     fn free(&mut self, st: &mut State, arg: &Expr) -> R<()> {
         let token = self.token_of(st, arg);
         let p = self.rvalue(st, arg)?;
+        let mut valid = vec![p.eq(BV::from_u64(0, PTR_BITS))];
         for (o, obj) in self.mem.objects.iter().enumerate() {
             match obj.kind {
                 ObjKind::Once(_) | ObjKind::Recent(_) => {
                     let at = p.eq(BV::from_u64(Memory::addr(o, 0), PTR_BITS));
                     let old = st.cells[&(o, ALIVE)].clone();
+                    valid.push(Bool::and(&[at.clone(), old.eq(BV::from_u64(1, 8))]));
                     st.cells
                         .insert((o, ALIVE), at.ite(&BV::from_u64(0, 8), &old));
                 }
                 ObjKind::Summary(_) => {
+                    // Which objects of a summary were freed is not tracked: a free there may
+                    // be a double free, and later accesses may use freed memory.
+                    let into = Bool::and(&[st.guard.clone(), points_into(&p, o)]);
+                    (self.out.undefined).push((into, self.line, "a free of a summarised object"));
                     if let Some(t) = token
                         && let Some(id) = st.written.remove(&(t, o))
                     {
@@ -764,6 +779,13 @@ impl<'a> Encoder<'a> {
                 ObjKind::Var(_) => {}
             }
         }
+        let into_summaries: Vec<Bool> = (self.mem.objects.iter().enumerate())
+            .filter(|(_, x)| matches!(x.kind, ObjKind::Summary(_)))
+            .map(|(o, _)| points_into(&p, o))
+            .collect();
+        valid.extend(into_summaries);
+        let bad = Bool::and(&[st.guard.clone(), Bool::or(&valid).not()]);
+        (self.out.undefined).push((bad, self.line, "an invalid free"));
         Ok(())
     }
 
@@ -971,7 +993,23 @@ impl<'a> Encoder<'a> {
         out
     }
 
+    /// Records the undefined behaviour of an access of type `s` at `addr` that hits no cell
+    /// of a live object.
+    fn check_access(&mut self, st: &State, addr: &BV, s: Scalar) {
+        let mut valid = vec![];
+        for (o, off) in self.candidates(addr, s) {
+            let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
+            match self.alive(st, o, off) {
+                Some(alive) => valid.push(Bool::and(&[at, alive])),
+                None => valid.push(at),
+            }
+        }
+        let bad = Bool::and(&[st.guard.clone(), Bool::or(&valid).not()]);
+        (self.out.undefined).push((bad, self.line, "an invalid dereference"));
+    }
+
     fn read(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar) -> BV {
+        self.check_access(st, addr, s);
         let mut value = self.fresh("invalid_read", s.bits());
         for (o, off) in self.candidates(addr, s).into_iter().rev() {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
@@ -1032,6 +1070,7 @@ impl<'a> Encoder<'a> {
     }
 
     fn write(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar, v: BV) {
+        self.check_access(st, addr, s);
         for (o, off) in self.candidates(addr, s) {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
             let cell_bits = self.mem.cell(o, off).ty.bits();

@@ -79,7 +79,9 @@ fn prove(task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
     let enc = Encoder::new(&flat, &mem, &mut tpl, &cfg, task.budget).run()?;
     let found = synth::synthesise(&enc, &mut tpl, task.budget)?;
     let rounds = match found {
-        Found::Safe { rounds } | Found::ErrorReachable(_, rounds) => rounds,
+        Found::Safe { rounds }
+        | Found::ErrorReachable(_, rounds)
+        | Found::UndefinedReachable(_, _, rounds) => rounds,
     };
     details.push(format!(
         "invariant: {} rows over {} loops, {rounds} candidate checks",
@@ -93,10 +95,14 @@ fn prove(task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
         Found::Safe { .. } => Ok(Verdict::True(Certificate {
             summary: format!(
                 "template invariant ({} rows); re-checked inductive and excluding every \
-                     error call by a fresh solver",
+                     error call and every invalid dereference and free by a fresh solver",
                 tpl.rows.len()
             ),
         })),
+        Found::UndefinedReachable(line, what, _) => Err(format!(
+            "the strongest invariant of the templates does not exclude {what} at line {line} \
+             (undefined behaviour: no TRUE for any property)"
+        )),
         Found::ErrorReachable(line, _) => Err(format!(
             "the strongest invariant of the templates does not exclude the error call at \
              line {line}"

@@ -26,6 +26,8 @@ pub enum Found {
     /// An inductive invariant under which an error call is reachable (line of the call),
     /// after `rounds` checks.
     ErrorReachable(u32, usize),
+    /// An inductive invariant that does not exclude undefined behaviour (its line and kind).
+    UndefinedReachable(u32, &'static str, usize),
 }
 
 /// Synthesises the parameters of `tpl` for `enc` and checks the error calls.
@@ -139,7 +141,26 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         }
     }
     solver.pop(1);
-    recheck(enc, tpl, &any, &Bool::or(&errors), budget)?;
+    let undefined: Vec<Bool> = enc.undefined.iter().map(|(g, _, _)| g.clone()).collect();
+    solver.push();
+    for f in tpl.fix() {
+        solver.assert(&f);
+    }
+    solver.assert(Bool::or(&undefined));
+    match solver.check() {
+        SatResult::Unsat => {}
+        SatResult::Unknown => return Err(unknown(&solver)),
+        SatResult::Sat => {
+            let model = solver.get_model().ok_or("the solver gave no model")?;
+            let (line, what) = (enc.undefined.iter())
+                .find(|(g, _, _)| model.eval(g, true).and_then(|b| b.as_bool()) == Some(true))
+                .map_or((0, "undefined behaviour"), |(_, l, w)| (*l, *w));
+            return Ok(Found::UndefinedReachable(line, what, rounds));
+        }
+    }
+    solver.pop(1);
+    let bad = Bool::or(&[Bool::or(&errors), Bool::or(&undefined)]);
+    recheck(enc, tpl, &any, &bad, budget)?;
     Ok(Found::Safe { rounds })
 }
 
