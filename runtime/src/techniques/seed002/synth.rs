@@ -124,44 +124,41 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         }
     }
     let errors: Vec<Bool> = enc.errors.iter().map(|(g, _)| g.clone()).collect();
-    solver.push();
-    for f in tpl.fix() {
-        solver.assert(&f);
+    if let Some(i) = first_reachable(&solver, tpl, &errors)? {
+        return Ok(Found::ErrorReachable(enc.errors[i].1, rounds));
     }
-    solver.assert(Bool::or(&errors));
-    match solver.check() {
-        SatResult::Unsat => {}
-        SatResult::Unknown => return Err(unknown(&solver)),
-        SatResult::Sat => {
-            let model = solver.get_model().ok_or("the solver gave no model")?;
-            let line = (enc.errors.iter())
-                .find(|(g, _)| model.eval(g, true).and_then(|b| b.as_bool()) == Some(true))
-                .map_or(0, |(_, l)| *l);
-            return Ok(Found::ErrorReachable(line, rounds));
-        }
-    }
-    solver.pop(1);
     let undefined: Vec<Bool> = enc.undefined.iter().map(|(g, _, _)| g.clone()).collect();
-    solver.push();
-    for f in tpl.fix() {
-        solver.assert(&f);
+    if let Some(i) = first_reachable(&solver, tpl, &undefined)? {
+        let (_, line, what) = enc.undefined[i];
+        return Ok(Found::UndefinedReachable(line, what, rounds));
     }
-    solver.assert(Bool::or(&undefined));
-    match solver.check() {
-        SatResult::Unsat => {}
-        SatResult::Unknown => return Err(unknown(&solver)),
-        SatResult::Sat => {
-            let model = solver.get_model().ok_or("the solver gave no model")?;
-            let (line, what) = (enc.undefined.iter())
-                .find(|(g, _, _)| model.eval(g, true).and_then(|b| b.as_bool()) == Some(true))
-                .map_or((0, "undefined behaviour"), |(_, l, w)| (*l, *w));
-            return Ok(Found::UndefinedReachable(line, what, rounds));
-        }
-    }
-    solver.pop(1);
     let bad = Bool::or(&[Bool::or(&errors), Bool::or(&undefined)]);
     recheck(enc, tpl, &any, &bad, budget)?;
     Ok(Found::Safe { rounds })
+}
+
+/// The first of `guards` that some run allows under the invariant, if any.
+fn first_reachable(
+    solver: &Solver,
+    tpl: &Templates,
+    guards: &[Bool],
+) -> Result<Option<usize>, String> {
+    solver.push();
+    for f in tpl.fix() {
+        solver.assert(&f);
+    }
+    solver.assert(Bool::or(guards));
+    let found = match solver.check() {
+        SatResult::Unsat => Ok(None),
+        SatResult::Unknown => Err(unknown(solver)),
+        SatResult::Sat => {
+            let model = solver.get_model().ok_or("the solver gave no model")?;
+            let hit = |g: &Bool| model.eval(g, true).and_then(|b| b.as_bool()) == Some(true);
+            Ok(Some(guards.iter().position(hit).unwrap_or(0)))
+        }
+    };
+    solver.pop(1);
+    found
 }
 
 /// The independent check of a TRUE: a fresh solver, the program formula, the parameters as
