@@ -1236,34 +1236,11 @@ fn scalar(ty: &Type, line: u32) -> R<Scalar> {
     Scalar::of(ty).ok_or_else(|| format!("a value of aggregate type at line {line}"))
 }
 
+/// The scalar cells (offset, type) of a value of type `ty`, laid out as memory objects are.
 fn leaves_of(prog: &crate::program::ir::Program, ty: &Type) -> R<Vec<(u64, Scalar)>> {
     let mut out = vec![];
-    collect_leaves(prog, ty, 0, &mut out)?;
-    Ok(out)
-}
-
-fn collect_leaves(
-    prog: &crate::program::ir::Program,
-    ty: &Type,
-    base: u64,
-    out: &mut Vec<(u64, Scalar)>,
-) -> R<()> {
-    match ty {
-        Type::Int(_) | Type::Ptr(_) => out.push((base, Scalar::of(ty).expect("scalar"))),
-        Type::Struct(s) if !prog.strukt(*s).is_union => {
-            for f in &prog.strukt(*s).fields {
-                collect_leaves(prog, &f.ty, base + f.offset, out)?;
-            }
-        }
-        Type::Array(t, n) if *n <= 64 => {
-            let size = prog.size_of(t);
-            for i in 0..*n {
-                collect_leaves(prog, t, base + i * size, out)?;
-            }
-        }
-        _ => return Err("an aggregate the template engine does not model".into()),
-    }
-    Ok(())
+    super::memory::leaves(prog, ty, 0, "", &mut out)?;
+    Ok(out.into_iter().map(|c| (c.off, c.ty)).collect())
 }
 
 /// The cells (offset from the start of the pointed-to object, type) an lvalue reached
@@ -1276,8 +1253,8 @@ fn access_leaves(prog: &crate::program::ir::Program, e: &Expr) -> Vec<(u64, Scal
         x = b;
     }
     let mut out = vec![];
-    let _ = collect_leaves(prog, &e.ty, off, &mut out);
-    out
+    let _ = super::memory::leaves(prog, &e.ty, off, "", &mut out);
+    out.into_iter().map(|c| (c.off, c.ty)).collect()
 }
 
 fn kind_name(e: &Expr) -> &'static str {

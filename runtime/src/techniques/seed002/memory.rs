@@ -242,8 +242,8 @@ impl Memory {
     }
 }
 
-/// The scalar cells of a value of type `ty` at offset `base`.
-fn leaves(
+/// The scalar cells of a value of type `ty` at offset `base` (named after `path`).
+pub fn leaves(
     prog: &Program,
     ty: &Type,
     base: u64,
