@@ -345,7 +345,14 @@ fn engines(args: &VerifyArgs) -> Engines {
                 ..LazyConfig::default()
             },
         },
-        seed002: Seed002,
+        seed002: Seed002 {
+            safety: Seed000 {
+                config: Seed002::safety_config(LazyConfig {
+                    timeout: lazy_timeout,
+                    ..LazyConfig::default()
+                }),
+            },
+        },
     }
 }
 

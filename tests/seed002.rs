@@ -45,7 +45,13 @@ fn verdict(json: &str) -> String {
 }
 
 /// Programs the template engine proves today (the others end UNKNOWN with a reason).
-const PROVED: [&str; 3] = ["running_example.c", "shared_mem1.c", "shared_mem2.c"];
+const PROVED: [&str; 5] = [
+    "hash_fun.c",
+    "min_max.c",
+    "running_example.c",
+    "shared_mem1.c",
+    "shared_mem2.c",
+];
 
 #[test]
 fn the_template_engine_proves_no_twin_and_the_programs_it_should() {
@@ -53,7 +59,7 @@ fn the_template_engine_proves_no_twin_and_the_programs_it_should() {
     assert!(files.len() >= 22, "{} programs", files.len());
     let mut failures = vec![];
     for p in &files {
-        let out = verify(p, "template", "10");
+        let out = verify(p, "template", "30");
         let v = verdict(&out);
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         if is_twin(p) && v == "TRUE" {
@@ -104,19 +110,36 @@ fn the_running_example_invariant_is_the_papers() {
     );
 }
 
-/// A user's template spec with two relational rows proves what the default cannot.
+/// A user's template spec with two linear rows over three fields proves what the default
+/// (intervals and zones) cannot.
 #[test]
-fn a_user_template_with_relational_rows_proves_min_max() {
+fn a_user_template_with_linear_rows_proves_the_invoice() {
     let user_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/userspec");
-    let spec = user_dir.join("minmax.shape");
+    let spec = user_dir.join("invoice.shape");
     let spec = spec.to_str().unwrap();
-    let program = user_dir.join("minmax.c");
+    let program = user_dir.join("invoice.c");
     let default = verify(&program, "template", "300");
     assert_eq!(verdict(&default), "UNKNOWN", "{default}");
     let user = ["--spec", spec, "--with-library"];
     let out = verify_with(&program, "template", "300", &user);
     assert_eq!(verdict(&out), "TRUE", "{out}");
-    assert!(out.contains(".summary.val - max at line "), "{out}");
-    let twin = verify_with(&user_dir.join("minmax_bug.c"), "template", "300", &user);
+    assert!(out.contains(".summary.gross - "), "{out}");
+    let twin = verify_with(&user_dir.join("invoice_bug.c"), "template", "300", &user);
     assert_eq!(verdict(&twin), "UNKNOWN", "{twin}");
+}
+
+/// The relational rows of the default template: min <= val <= max for every node of
+/// min_max.c, found as zones between a field and two program variables.
+#[test]
+fn the_default_zones_relate_fields_to_variables() {
+    let out = verify(&dir().join("min_max.c"), "template", "60");
+    assert_eq!(verdict(&out), "TRUE", "{out}");
+    assert!(
+        out.contains("site1@31.summary.val - max at line 29 <= 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("-site1@31.summary.val + min at line 29 <= 0"),
+        "{out}"
+    );
 }

@@ -68,6 +68,8 @@ pub struct LazyConfig {
     pub max_refinements: usize,
     /// Overall time limit.
     pub timeout: Option<Duration>,
+    /// Time limit of the explicit-heap sampling (SCGsFromExplicit).
+    pub sample_timeout: Duration,
     /// The "maximal SCG" configuration: every struct starts at its finest sampled SCG with
     /// every pointer of its type tracked; no refinement needed.
     pub maximal: bool,
@@ -80,6 +82,7 @@ impl Default for LazyConfig {
             min_nodes: 4,
             max_refinements: 24,
             timeout: None,
+            sample_timeout: Duration::from_secs(10),
             maximal: false,
         }
     }
@@ -333,12 +336,12 @@ impl<'a> Lazy<'a> {
             d: self.cfg.min_nodes,
             ..sample::Config::default()
         };
-        let ten = Duration::from_secs(10);
+        let cap = self.cfg.sample_timeout;
         let left = self
             .deadline()
             .map(|d| d.saturating_duration_since(Instant::now()));
         let limits = Limits {
-            timeout: Some(left.map_or(ten, |l| l.min(ten))),
+            timeout: Some(left.map_or(cap, |l| l.min(cap))),
             ..Limits::default()
         };
         sample::collect(self.prog, cfg, limits)

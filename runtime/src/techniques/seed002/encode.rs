@@ -15,7 +15,7 @@
 
 use super::flat::Flat;
 use super::memory::{ALIVE, Memory, ObjKind, PTR_BITS, Scalar};
-use super::rows::{Changed, Config, PlanKind, Term, plan};
+use super::rows::{Changed, Config, PlanKind, Relevance, Term, plan};
 use super::template::{Kind, Templates};
 use crate::engine::Budget;
 use crate::program::ir::{BinOp, Builtin, Callee, CmpOp, Expr, ExprKind, Op, Type, UnOp, VarId};
@@ -112,9 +112,16 @@ pub struct Encoder<'a> {
     /// Per loop head: its rows and their terms.
     heads: BTreeMap<usize, Vec<RowTerms>>,
     cfg: &'a Config,
+    /// The program variables relevant to each field (partners in relational rows).
+    relevance: Relevance,
+    /// The variables live at each node.
+    live: Vec<BTreeSet<VarId>>,
     budget: Budget,
     /// The line of the edge being encoded.
     line: u32,
+    /// Whether every run is known to be memory safe (proved by another engine): then no
+    /// access or free is undefined and freed summary objects are never touched again.
+    safe: bool,
 }
 
 type R<T> = Result<T, String>;
@@ -141,9 +148,19 @@ impl<'a> Encoder<'a> {
             next: 0,
             heads: BTreeMap::new(),
             cfg,
+            relevance: Relevance::new(flat.edges.iter().map(|e| &e.op)),
+            live: flat.liveness(),
             budget,
             line: 0,
+            safe: false,
         }
+    }
+
+    /// Every run is memory safe (valid-deref and valid-free proved by another engine): the
+    /// encoding then records no undefined behaviour.
+    pub fn assume_memory_safe(mut self) -> Self {
+        self.safe = true;
+        self
     }
 
     /// Encodes the program.
@@ -318,7 +335,7 @@ impl<'a> Encoder<'a> {
         let live = self.live(&st);
         let mut rows = vec![];
         let mut per_summary: BTreeMap<usize, Vec<RowTerms>> = BTreeMap::new();
-        for p in plan(self.cfg, &self.flat.prog, self.mem, &ch) {
+        for p in plan(self.cfg, &self.flat.prog, self.mem, &self.relevance, &ch) {
             let r = self.add_row(&p.kind, &p.terms, line);
             match summary_of(&p.terms) {
                 Some(o) => per_summary.entry(o).or_default().push((r, p.terms.clone())),
@@ -638,6 +655,7 @@ impl<'a> Encoder<'a> {
             regs: regs.into_iter().collect(),
             cells,
             sums,
+            live: self.live[head].clone(),
         }
     }
 
@@ -749,8 +767,9 @@ impl<'a> Encoder<'a> {
     }
 
     /// `free(p)`: an exact object `p` points to no longer lives; in a summary, the state the
-    /// same pointer value last wrote is no longer any object's. (Whether the free is valid
-    /// is not this engine's question: it checks unreach-call.)
+    /// same pointer value last wrote is no longer any object's. An invalid free, and any free
+    /// into a summary (which of its objects were freed is not tracked), is undefined
+    /// behaviour unless memory safety is known.
     fn free(&mut self, st: &mut State, arg: &Expr) -> R<()> {
         let token = self.token_of(st, arg);
         let p = self.rvalue(st, arg)?;
@@ -768,7 +787,7 @@ impl<'a> Encoder<'a> {
                     // Which objects of a summary were freed is not tracked: a free there may
                     // be a double free, and later accesses may use freed memory.
                     let into = Bool::and(&[st.guard.clone(), points_into(&p, o)]);
-                    (self.out.undefined).push((into, self.line, "a free of a summarised object"));
+                    self.undefined(into, "a free of a summarised object");
                     if let Some(t) = token
                         && let Some(id) = st.written.remove(&(t, o))
                     {
@@ -785,7 +804,7 @@ impl<'a> Encoder<'a> {
             .collect();
         valid.extend(into_summaries);
         let bad = Bool::and(&[st.guard.clone(), Bool::or(&valid).not()]);
-        (self.out.undefined).push((bad, self.line, "an invalid free"));
+        self.undefined(bad, "an invalid free");
         Ok(())
     }
 
@@ -1005,7 +1024,15 @@ impl<'a> Encoder<'a> {
             }
         }
         let bad = Bool::and(&[st.guard.clone(), Bool::or(&valid).not()]);
-        (self.out.undefined).push((bad, self.line, "an invalid dereference"));
+        self.undefined(bad, "an invalid dereference");
+    }
+
+    /// Records undefined behaviour of kind `what` under `bad` at the current line (unless
+    /// memory safety is known).
+    fn undefined(&mut self, bad: Bool, what: &'static str) {
+        if !self.safe {
+            self.out.undefined.push((bad, self.line, what));
+        }
     }
 
     fn read(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar) -> BV {
@@ -1071,43 +1098,58 @@ impl<'a> Encoder<'a> {
 
     fn write(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar, v: BV) {
         self.check_access(st, addr, s);
+        let mut summaries: BTreeMap<usize, Vec<(u64, Bool, BV)>> = BTreeMap::new();
         for (o, off) in self.candidates(addr, s) {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
             let cell_bits = self.mem.cell(o, off).ty.bits();
             let v = resize_bits(v.clone(), false, cell_bits);
             match self.mem.objects[o].kind {
-                ObjKind::Summary(_) => {
-                    // A weak update: the object written joins the set with its new value.
-                    let inside = points_into(addr, o);
-                    let focus = self.focus(st, &inside, o, token);
-                    let mut t = focus.clone();
-                    t.insert(off, v.clone());
-                    let g = Bool::and(&[st.guard.clone(), at.clone()]);
-                    let id = self.token();
-                    let set = st.sums.get_mut(&o).expect("summary");
-                    if let Some(tok) = token
-                        && let Some(prev) = st.written.insert((tok, o), id)
-                    {
-                        // The object's state after this pointer's previous write is gone:
-                        // the same pointer value wrote it again.
-                        set.remove(&prev);
-                    }
-                    set.insert(id, (g, Elem::Tuple(t)));
-                    // Other pointers into the summary may reach the object written.
-                    st.cache.retain(|(_, co), _| *co != o);
-                    if let Some(tok) = token {
-                        // The pointer's own object changed only if the write hit this cell.
-                        let mut cached = focus;
-                        let old = cached[&off].clone();
-                        cached.insert(off, at.ite(&v, &old));
-                        st.cache.insert((tok, o), cached);
-                    }
-                }
+                ObjKind::Summary(_) => summaries.entry(o).or_default().push((off, at, v)),
                 _ => {
                     let old = st.cells[&(o, off)].clone();
                     st.cells.insert((o, off), at.ite(&v, &old));
                 }
             }
+        }
+        for (o, cells) in summaries {
+            self.write_summary(st, addr, token, o, &cells);
+        }
+    }
+
+    /// A weak update of summary `o` at one of `cells` (offset, whether `addr` is that cell,
+    /// value): the object written joins the set with its new state, one element for the
+    /// whole write (the cells are alternatives of one store).
+    fn write_summary(
+        &mut self,
+        st: &mut State,
+        addr: &BV,
+        token: Option<u32>,
+        o: usize,
+        cells: &[(u64, Bool, BV)],
+    ) {
+        let inside = points_into(addr, o);
+        let focus = self.focus(st, &inside, o, token);
+        let mut t = focus.clone();
+        for (off, at, v) in cells {
+            t.insert(*off, at.ite(v, &focus[off]));
+        }
+        let hits: Vec<Bool> = cells.iter().map(|(_, at, _)| at.clone()).collect();
+        let g = Bool::and(&[st.guard.clone(), Bool::or(&hits)]);
+        let id = self.token();
+        let set = st.sums.get_mut(&o).expect("summary");
+        if let Some(tok) = token
+            && let Some(prev) = st.written.insert((tok, o), id)
+        {
+            // The object's state after this pointer's previous write is gone: the same
+            // pointer value wrote it again.
+            set.remove(&prev);
+        }
+        set.insert(id, (g, Elem::Tuple(t.clone())));
+        // Other pointers into the summary may reach the object written.
+        st.cache.retain(|(_, co), _| *co != o);
+        if let Some(tok) = token {
+            // The pointer's own object changed only in the cell the write hit.
+            st.cache.insert((tok, o), t);
         }
     }
 

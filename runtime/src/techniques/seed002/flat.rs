@@ -154,6 +154,54 @@ impl Flat {
         heads.sort_by_key(|h| self.loops[h].len());
         heads
     }
+
+    /// The variables live at each node: read on some path from it before being written.
+    pub fn liveness(&self) -> Vec<BTreeSet<VarId>> {
+        let mut live = vec![BTreeSet::new(); self.nodes];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for e in self.edges.iter().rev() {
+                let (def, uses) = def_use(&e.op);
+                let mut l = live[e.to].clone();
+                if let Some(d) = def {
+                    l.remove(&d);
+                }
+                l.extend(uses);
+                if !l.is_subset(&live[e.from]) {
+                    live[e.from].extend(l);
+                    changed = true;
+                }
+            }
+        }
+        live
+    }
+}
+
+/// The variable an operation overwrites as a whole, if any, and the variables it reads.
+fn def_use(op: &Op) -> (Option<VarId>, BTreeSet<VarId>) {
+    let whole = |lhs: &Expr| match lhs.kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    };
+    let def = match op {
+        Op::Assign { lhs, .. } => whole(lhs),
+        Op::Call { lhs: Some(lhs), .. } => whole(lhs),
+        Op::Havoc(v) => Some(*v),
+        _ => None,
+    };
+    let mut uses = BTreeSet::new();
+    for e in op.exprs() {
+        if def.is_some() && whole(e) == def {
+            continue;
+        }
+        e.visit(&mut |x| {
+            if let ExprKind::Var(v) = x.kind {
+                uses.insert(v);
+            }
+        });
+    }
+    (def, uses)
 }
 
 struct Builder {

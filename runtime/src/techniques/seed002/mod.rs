@@ -2,11 +2,16 @@
 //! (2LS: Malík, Hruška, Schrammel, Vojnar, FMCAD 2018), behind the engine interface.
 //!
 //! Consumes a task whose only property is unreach-call; produces TRUE when the synthesised
-//! invariant, conjoined rows over every value a loop changes (points-to rows over symbolic
-//! addresses for pointers and pointer fields of abstract objects, interval rows for numbers
-//! and numeric fields), is inductive and excludes every error call, re-checked by a fresh
-//! solver; otherwise UNKNOWN with the reason (this engine never answers FALSE: a violation it
-//! sees is a candidate the other engines of the portfolio refute or confirm by replay).
+//! invariant, conjoined rows over the live values a loop changes (points-to rows over
+//! symbolic addresses for pointers and pointer fields of abstract objects; interval, zone and
+//! other numeric rows the spec's template asks for over numbers and numeric fields), is
+//! inductive and excludes every error call and every undefined behaviour, re-checked by a
+//! fresh solver; otherwise UNKNOWN with the reason (this engine never answers FALSE: a
+//! violation it sees is a candidate the other engines of the portfolio refute or confirm by
+//! replay). Memory safety is first asked of the shape analysis (valid-deref and valid-free on
+//! a share of the budget): when it proves it, the encoding assumes it (no access or free is
+//! undefined, and a freed object of a summary leaves it), which is both cheaper and more
+//! precise than the engine's own checks.
 //!
 //! The stages: [`flat`] inlines the program and cuts its loops, [`memory`] lays out objects
 //! and addresses, [`encode`] builds the SSA formula, [`template`] holds rows and parameters,
@@ -22,16 +27,38 @@ pub mod template;
 use crate::engine::{Certificate, Engine, Run, Task, Verdict};
 use crate::program::ir::{ExprKind, IntTy, Type};
 use crate::program::property::{Property, PropertySet};
+use crate::techniques::seed000::Seed000;
+use crate::techniques::seed000::lazy::LazyConfig;
 use encode::Encoder;
 use flat::Flat;
 use memory::Memory;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use synth::Found;
 use template::Templates;
 
 /// The template engine.
-#[derive(Clone, Debug, Default)]
-pub struct Seed002;
+#[derive(Clone, Debug)]
+pub struct Seed002 {
+    /// The engine that proves memory safety first (valid-deref and valid-free), so that the
+    /// encoding may assume it.
+    pub safety: Seed000,
+}
+
+impl Default for Seed002 {
+    fn default() -> Self {
+        Seed002 {
+            safety: Seed000 {
+                config: Seed002::safety_config(LazyConfig::default()),
+            },
+        }
+    }
+}
+
+/// The share of the engine's budget the memory-safety proof may use.
+const SAFETY_SHARE: f64 = 0.3;
+
+/// The sampling time of the memory-safety proof.
+const SAFETY_SAMPLING: Duration = Duration::from_secs(2);
 
 impl Engine for Seed002 {
     fn name(&self) -> &'static str {
@@ -49,7 +76,8 @@ impl Engine for Seed002 {
     fn run(&self, task: &Task) -> Run {
         let start = Instant::now();
         let mut details = vec![];
-        let verdict = match prove(task, &mut details) {
+        let safe = self.memory_safety(task, &mut details);
+        let verdict = match prove(task, safe.as_deref(), &mut details) {
             Ok(v) => v,
             Err(why) => Verdict::Unknown(vec![why]),
         };
@@ -60,7 +88,41 @@ impl Engine for Seed002 {
     }
 }
 
-fn prove(task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
+impl Seed002 {
+    /// The shape analysis's configuration for the memory-safety proof: sampling is cut short
+    /// (the lists these programs build are classified from few samples).
+    pub fn safety_config(base: LazyConfig) -> LazyConfig {
+        LazyConfig {
+            sample_timeout: SAFETY_SAMPLING,
+            ..base
+        }
+    }
+
+    /// The certificate of a memory-safety proof (valid-deref and valid-free) by the shape
+    /// analysis, if it finds one within its share of the budget.
+    fn memory_safety(&self, task: &Task, details: &mut Vec<String>) -> Option<String> {
+        let props = PropertySet([Property::ValidDeref, Property::ValidFree].into());
+        let sub = Task {
+            properties: &props,
+            budget: task.budget.share(SAFETY_SHARE),
+            ..*task
+        };
+        let run = self.safety.run(&sub);
+        match run.verdict {
+            Verdict::True(c) => Some(c.summary),
+            Verdict::False(_) | Verdict::Unknown(_) => {
+                details.push(format!(
+                    "memory safety not proved by the shape analysis ({:.2} s): undefined \
+                     behaviour is checked by the template engine",
+                    run.seconds
+                ));
+                None
+            }
+        }
+    }
+}
+
+fn prove(task: &Task, safe: Option<&str>, details: &mut Vec<String>) -> Result<Verdict, String> {
     let template = (task.domain.spec().template_config()).ok_or_else(|| {
         format!(
             "{} declares no template (add a `template` declaration, or --with-library)",
@@ -76,7 +138,11 @@ fn prove(task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
             eprintln!("address {a:#x}: {n}");
         }
     }
-    let enc = Encoder::new(&flat, &mem, &mut tpl, &cfg, task.budget).run()?;
+    let mut enc = Encoder::new(&flat, &mem, &mut tpl, &cfg, task.budget);
+    if safe.is_some() {
+        enc = enc.assume_memory_safe();
+    }
+    let enc = enc.run()?;
     let found = synth::synthesise(&enc, &mut tpl, task.budget)?;
     let rounds = match found {
         Found::Safe { rounds }
@@ -93,11 +159,18 @@ fn prove(task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
     }
     match found {
         Found::Safe { .. } => Ok(Verdict::True(Certificate {
-            summary: format!(
-                "template invariant ({} rows); re-checked inductive and excluding every \
+            summary: match safe {
+                None => format!(
+                    "template invariant ({} rows); re-checked inductive and excluding every \
                      error call and every invalid dereference and free by a fresh solver",
-                tpl.rows.len()
-            ),
+                    tpl.rows.len()
+                ),
+                Some(proof) => format!(
+                    "template invariant ({} rows); re-checked inductive and excluding every \
+                     error call by a fresh solver, on runs that are memory safe by {proof}",
+                    tpl.rows.len()
+                ),
+            },
         })),
         Found::UndefinedReachable(line, what, _) => Err(format!(
             "the strongest invariant of the templates does not exclude {what} at line {line} \

@@ -9,8 +9,9 @@
 //! fields, a name that is not a field of the object is a program variable.
 
 use super::memory::{ALIVE, Memory, ObjKind, Scalar};
-use crate::program::ir::{Program, VarId, VarKind};
+use crate::program::ir::{ExprKind, Op, Program, VarId, VarKind};
 use shapecheck_dsl::ir::{RowKind, Scope, Template};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A value a row constrains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -91,10 +92,82 @@ pub struct Changed {
     pub cells: Vec<(usize, u64)>,
     /// Cells of summary objects.
     pub sums: Vec<(usize, u64)>,
+    /// The registers live at the loop head: only these get rows (a dead register's
+    /// loop-back value is never read).
+    pub live: BTreeSet<VarId>,
+}
+
+/// A field (by name) or a program variable: the nodes of the relevance relation.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Node {
+    Field(String),
+    Var(VarId),
+}
+
+/// Which program variables and fields each field (by name) is computed from or compared with
+/// in the program, directly or through one variable in between (`v = p->f; if (v < m)`
+/// relates `f` to `m`): the partners of a field in zone and octagon rows over fields.
+#[derive(Clone, Debug, Default)]
+pub struct Relevance(BTreeMap<String, BTreeSet<Node>>);
+
+impl Relevance {
+    /// The relevance of the fields in the operations of `edges`.
+    pub fn new<'e>(edges: impl Iterator<Item = &'e Op>) -> Relevance {
+        let mut near: BTreeMap<Node, BTreeSet<Node>> = BTreeMap::new();
+        for op in edges {
+            let mut nodes = BTreeSet::new();
+            for e in op.exprs() {
+                e.visit(&mut |x| match &x.kind {
+                    ExprKind::Field(_, _, name) => {
+                        nodes.insert(Node::Field(name.clone()));
+                    }
+                    ExprKind::Var(v) => {
+                        nodes.insert(Node::Var(*v));
+                    }
+                    _ => {}
+                });
+            }
+            for n in &nodes {
+                near.entry(n.clone())
+                    .or_default()
+                    .extend(nodes.iter().cloned());
+            }
+        }
+        let mut out = BTreeMap::new();
+        for (n, direct) in &near {
+            let Node::Field(f) = n else { continue };
+            let mut all = direct.clone();
+            for v in direct.iter().filter(|v| matches!(v, Node::Var(_))) {
+                all.extend(near.get(v).into_iter().flatten().cloned());
+            }
+            all.remove(n);
+            out.insert(f.clone(), all);
+        }
+        Relevance(out)
+    }
+
+    /// The variables related to the field `name`.
+    fn vars(&self, name: &str) -> impl Iterator<Item = VarId> + '_ {
+        (self.0.get(name).into_iter().flatten()).filter_map(|n| match n {
+            Node::Var(v) => Some(*v),
+            Node::Field(_) => None,
+        })
+    }
+
+    /// Whether the fields `a` and `b` are related.
+    fn fields(&self, a: &str, b: &str) -> bool {
+        (self.0.get(a)).is_some_and(|s| s.contains(&Node::Field(b.to_string())))
+    }
 }
 
 /// Plans the rows of one loop head.
-pub fn plan(cfg: &Config, prog: &Program, mem: &Memory, ch: &Changed) -> Vec<RowPlan> {
+pub fn plan(
+    cfg: &Config,
+    prog: &Program,
+    mem: &Memory,
+    rel: &Relevance,
+    ch: &Changed,
+) -> Vec<RowPlan> {
     let mut out = vec![];
     let single = |t: Term, s: Scalar, fields: bool, out: &mut Vec<RowPlan>| {
         let i = usize::from(fields);
@@ -108,7 +181,7 @@ pub fn plan(cfg: &Config, prog: &Program, mem: &Memory, ch: &Changed) -> Vec<Row
             terms: vec![(1, t)],
         });
     };
-    for &v in &ch.regs {
+    for &v in ch.regs.iter().filter(|v| ch.live.contains(v)) {
         single(Term::Reg(v), reg_scalar(prog, v), false, &mut out);
     }
     for &(o, off) in ch.cells.iter().chain(&ch.sums) {
@@ -126,8 +199,45 @@ pub fn plan(cfg: &Config, prog: &Program, mem: &Memory, ch: &Changed) -> Vec<Row
         single(t, s, fields, &mut out);
     }
     relational_vars(cfg, prog, mem, ch, &mut out);
-    relational_fields(cfg, prog, mem, ch, &mut out);
+    relational_fields(cfg, prog, mem, rel, ch, &mut out);
+    field_partners(cfg, prog, mem, rel, ch, &mut out);
     out
+}
+
+/// Zone and octagon rows between a numeric field of an allocated object and the program
+/// variables relevant to that field, for the pairs the loop changes.
+fn field_partners(
+    cfg: &Config,
+    prog: &Program,
+    mem: &Memory,
+    rel: &Relevance,
+    ch: &Changed,
+    out: &mut Vec<RowPlan>,
+) {
+    if !(cfg.zone[1] || cfg.octagon[1]) {
+        return;
+    }
+    let changed = |o: usize, off: u64| ch.cells.contains(&(o, off)) || ch.sums.contains(&(o, off));
+    for (o, obj) in mem.objects.iter().enumerate() {
+        if matches!(obj.kind, ObjKind::Var(_)) {
+            continue;
+        }
+        for c in &obj.cells {
+            if c.off == ALIVE || !matches!(c.ty, Scalar::Int(i) if i.bits <= 32) {
+                continue;
+            }
+            let name = c.name.trim_start_matches('.');
+            for v in rel.vars(name) {
+                if !mem.register[v.0 as usize] || !relatable(prog, v) || !ch.live.contains(&v) {
+                    continue;
+                }
+                if changed(o, c.off) || ch.regs.contains(&v) {
+                    let t = term(mem, o, c.off);
+                    pairs(cfg.zone[1], cfg.octagon[1], t, Term::Reg(v), out);
+                }
+            }
+        }
+    }
 }
 
 fn term(mem: &Memory, o: usize, off: u64) -> Term {
@@ -217,6 +327,7 @@ fn relational_fields(
     cfg: &Config,
     prog: &Program,
     mem: &Memory,
+    rel: &Relevance,
     ch: &Changed,
     out: &mut Vec<RowPlan>,
 ) {
@@ -227,14 +338,14 @@ fn relational_fields(
     objects.dedup();
     let changed = |o: usize, off: u64| ch.cells.contains(&(o, off)) || ch.sums.contains(&(o, off));
     for o in objects {
-        let ints: Vec<u64> = (mem.objects[o].cells.iter())
+        let ints: Vec<(u64, &str)> = (mem.objects[o].cells.iter())
             .filter(|c| c.off != ALIVE && matches!(c.ty, Scalar::Int(i) if i.bits <= 32))
             .filter(|c| changed(o, c.off))
-            .map(|c| c.off)
+            .map(|c| (c.off, c.name.trim_start_matches('.')))
             .collect();
         if cfg.zone[1] || cfg.octagon[1] {
-            for (i, a) in ints.iter().enumerate() {
-                for b in &ints[i + 1..] {
+            for (i, (a, na)) in ints.iter().enumerate() {
+                for (b, _) in ints[i + 1..].iter().filter(|(_, nb)| rel.fields(na, nb)) {
                     let (x, y) = (term(mem, o, *a), term(mem, o, *b));
                     pairs(cfg.zone[1], cfg.octagon[1], x, y, out);
                 }

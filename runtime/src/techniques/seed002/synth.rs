@@ -10,10 +10,11 @@
 use super::encode::Encoding;
 use super::template::Templates;
 use crate::engine::Budget;
+use std::collections::BTreeSet;
 use z3::ast::Bool;
-use z3::{SatResult, Solver};
+use z3::{Model, SatResult, Solver};
 
-/// The most candidate checks before giving up.
+/// The most parameter changes before giving up.
 const MAX_ROUNDS: usize = 2000;
 
 /// What the synthesis found.
@@ -40,72 +41,32 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
     let violations: Vec<Bool> = (enc.obligations.iter())
         .map(|o| Bool::and(&[o.guard.clone(), o.holds.not()]))
         .collect();
-    let any = Bool::or(&violations);
     let mut rounds = 0;
+    let mut joins = 0;
+    // Passes over the obligations, one query each (a disjunction of all is far harder for
+    // the solver), until a whole pass finds none violated: parameters only grow, so an
+    // obligation that held earlier in a pass may fail after a later join.
     loop {
-        budget.check().map_err(|e| e.to_string())?;
-        rounds += 1;
-        if rounds > MAX_ROUNDS {
-            return Err(format!(
-                "no inductive invariant after {MAX_ROUNDS} candidate checks"
-            ));
-        }
-        solver.push();
-        for f in tpl.fix() {
-            solver.assert(&f);
-        }
-        solver.assert(&any);
-        let r = solver.check();
-        let changed = match r {
-            SatResult::Unsat => None,
-            SatResult::Unknown => {
-                solver.pop(1);
-                return Err(unknown(&solver));
-            }
-            SatResult::Sat => {
-                let model = solver.get_model().ok_or("the solver gave no model")?;
-                if let Some(r) = std::env::var_os("SHAPECHECK_DEBUG_MODEL")
-                    && r.to_string_lossy() == rounds.to_string()
-                {
-                    eprintln!("{model}");
+        let mut clean = true;
+        for i in 0..violations.len() {
+            loop {
+                budget.check().map_err(|e| e.to_string())?;
+                rounds += 1;
+                if joins > MAX_ROUNDS {
+                    return Err(format!(
+                        "no inductive invariant after {MAX_ROUNDS} parameter changes"
+                    ));
                 }
-                let mut changed = false;
-                let mut grown = std::collections::BTreeSet::new();
-                for (o, v) in enc.obligations.iter().zip(&violations) {
-                    if model.eval(v, true).and_then(|b| b.as_bool()) != Some(true) {
-                        continue;
-                    }
-                    let value = (model.eval(&o.value, true).and_then(|x| x.as_u64()))
-                        .ok_or("a value wider than 64 bits")?;
-                    if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
-                        eprintln!(
-                            "round {rounds}: {} takes {value:#x} {}",
-                            tpl.rows[o.row].what, o.note
-                        );
-                        if std::env::var_os("SHAPECHECK_DEBUG_TERMS").is_some() {
-                            eprintln!("  value = {}", o.value);
-                        }
-                    }
-                    if tpl.join(o.row, value) {
-                        grown.insert(o.row);
-                    } else if !grown.contains(&o.row) {
-                        // The value was in the row's set and still violates it (an address
-                        // of an object that does not exist there): only top describes it.
-                        if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
-                            eprintln!("round {rounds}: {} set to top", tpl.rows[o.row].what);
-                        }
-                        tpl.set_top(o.row);
-                    }
-                    changed = true;
-                }
-                Some(changed)
+                let Some(model) = violating_model(&solver, tpl, &violations[i], rounds)? else {
+                    break;
+                };
+                clean = false;
+                joins += 1;
+                join_model(enc, tpl, &violations, &model, rounds)?;
             }
-        };
-        solver.pop(1);
-        match changed {
-            None => break,
-            Some(true) => {}
-            Some(false) => return Err("the synthesis made no progress (a bug)".into()),
+        }
+        if clean {
+            break;
         }
     }
     if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
@@ -124,17 +85,146 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         }
     }
     let errors: Vec<Bool> = enc.errors.iter().map(|(g, _)| g.clone()).collect();
-    if let Some(i) = first_reachable(&solver, tpl, &errors)? {
-        return Ok(Found::ErrorReachable(enc.errors[i].1, rounds));
-    }
     let undefined: Vec<Bool> = enc.undefined.iter().map(|(g, _, _)| g.clone()).collect();
-    if let Some(i) = first_reachable(&solver, tpl, &undefined)? {
-        let (_, line, what) = enc.undefined[i];
-        return Ok(Found::UndefinedReachable(line, what, rounds));
+    let mut narrowed = false;
+    loop {
+        let error = first_reachable(&solver, tpl, &errors)?;
+        let ub = match error {
+            Some(_) => None,
+            None => first_reachable(&solver, tpl, &undefined)?,
+        };
+        match (error, ub) {
+            (None, None) => break,
+            _ if !narrowed && narrow(&solver, tpl, &violations, budget, &mut rounds)? => {
+                narrowed = true;
+            }
+            (Some(i), _) => return Ok(Found::ErrorReachable(enc.errors[i].1, rounds)),
+            (None, Some(i)) => {
+                let (_, line, what) = enc.undefined[i];
+                return Ok(Found::UndefinedReachable(line, what, rounds));
+            }
+        }
     }
     let bad = Bool::or(&[Bool::or(&errors), Bool::or(&undefined)]);
-    recheck(enc, tpl, &any, &bad, budget)?;
+    recheck(enc, tpl, &violations, &bad, budget)?;
     Ok(Found::Safe { rounds })
+}
+
+/// Narrowing: tries each widened numeric row at the bounds of the values actually joined
+/// into it and keeps the narrower parameter when every obligation still holds, until no row
+/// narrows. Returns whether any did.
+fn narrow(
+    solver: &Solver,
+    tpl: &mut Templates,
+    violations: &[Bool],
+    budget: Budget,
+    rounds: &mut usize,
+) -> Result<bool, String> {
+    let mut any = false;
+    loop {
+        let mut changed = false;
+        for (r, p) in tpl.narrowings() {
+            let old = std::mem::replace(&mut tpl.params[r], p);
+            let mut holds = true;
+            for v in violations {
+                budget.check().map_err(|e| e.to_string())?;
+                *rounds += 1;
+                if violating_model(solver, tpl, v, *rounds)?.is_some() {
+                    holds = false;
+                    break;
+                }
+            }
+            if holds {
+                changed = true;
+            } else {
+                tpl.params[r] = old;
+            }
+        }
+        if !changed {
+            return Ok(any);
+        }
+        any = true;
+    }
+}
+
+/// A model of the program under the current parameters that satisfies `violation`, if any.
+fn violating_model(
+    solver: &Solver,
+    tpl: &Templates,
+    violation: &Bool,
+    round: usize,
+) -> Result<Option<Model>, String> {
+    solver.push();
+    for f in tpl.fix() {
+        solver.assert(&f);
+    }
+    solver.assert(violation);
+    let asked = std::time::Instant::now();
+    let r = solver.check();
+    if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
+        eprintln!(
+            "round {round}: {r:?} in {:.2} s",
+            asked.elapsed().as_secs_f64()
+        );
+    }
+    let out = match r {
+        SatResult::Unsat => Ok(None),
+        SatResult::Unknown => Err(unknown(solver)),
+        SatResult::Sat => (solver.get_model())
+            .map(Some)
+            .ok_or_else(|| "the solver gave no model".to_string()),
+    };
+    solver.pop(1);
+    out
+}
+
+/// Joins the values of `model` into every row whose obligation it violates.
+fn join_model(
+    enc: &Encoding,
+    tpl: &mut Templates,
+    violations: &[Bool],
+    model: &Model,
+    round: usize,
+) -> Result<(), String> {
+    if let Some(r) = std::env::var_os("SHAPECHECK_DEBUG_MODEL")
+        && r.to_string_lossy() == round.to_string()
+    {
+        eprintln!("{model}");
+    }
+    let debug = std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some();
+    let mut changed = false;
+    let mut grown = BTreeSet::new();
+    for (o, v) in enc.obligations.iter().zip(violations) {
+        if model.eval(v, true).and_then(|b| b.as_bool()) != Some(true) {
+            continue;
+        }
+        let value = (model.eval(&o.value, true).and_then(|x| x.as_u64()))
+            .ok_or("a value wider than 64 bits")?;
+        if debug {
+            eprintln!(
+                "round {round}: {} takes {value:#x} {}",
+                tpl.rows[o.row].what, o.note
+            );
+            if std::env::var_os("SHAPECHECK_DEBUG_TERMS").is_some() {
+                eprintln!("  value = {}", o.value);
+            }
+        }
+        if tpl.join(o.row, value) {
+            grown.insert(o.row);
+        } else if !grown.contains(&o.row) {
+            // The value was in the row's set and still violates it (an address of an object
+            // that does not exist there): only top describes it.
+            if debug {
+                eprintln!("round {round}: {} set to top", tpl.rows[o.row].what);
+            }
+            tpl.set_top(o.row);
+        }
+        changed = true;
+    }
+    match changed {
+        true => Ok(()),
+        false => Err("the synthesis made no progress (a bug)".into()),
+    }
 }
 
 /// The first of `guards` that some run allows under the invariant, if any.
@@ -162,12 +252,13 @@ fn first_reachable(
 }
 
 /// The independent check of a TRUE: a fresh solver, the program formula, the parameters as
-/// constants, and the question whether any obligation fails or any error call is reached.
+/// constants, and the questions whether any obligation fails (one query each) or any error
+/// call or undefined behaviour is reached.
 fn recheck(
     enc: &Encoding,
     tpl: &Templates,
-    any: &Bool,
-    errors: &Bool,
+    violations: &[Bool],
+    bad: &Bool,
     budget: Budget,
 ) -> Result<(), String> {
     let fresh = Solver::new();
@@ -178,12 +269,21 @@ fn recheck(
     for f in tpl.fix() {
         fresh.assert(&f);
     }
-    fresh.assert(Bool::or(&[any.clone(), errors.clone()]));
-    match fresh.check() {
-        SatResult::Unsat => Ok(()),
-        SatResult::Sat => Err("the invariant failed its re-check (a bug in the synthesis)".into()),
-        SatResult::Unknown => Err(format!("the re-check: {}", unknown(&fresh))),
+    for q in violations.iter().chain([bad]) {
+        budget.check().map_err(|e| e.to_string())?;
+        fresh.push();
+        fresh.assert(q);
+        let r = fresh.check();
+        fresh.pop(1);
+        match r {
+            SatResult::Unsat => {}
+            SatResult::Sat => {
+                return Err("the invariant failed its re-check (a bug in the synthesis)".into());
+            }
+            SatResult::Unknown => return Err(format!("the re-check: {}", unknown(&fresh))),
+        }
     }
+    Ok(())
 }
 
 /// The solver stops at the engine's deadline (or the run's, if nearer).

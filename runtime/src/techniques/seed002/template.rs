@@ -52,6 +52,9 @@ pub enum Param {
         hi: i128,
         /// How often the bounds moved.
         moves: u32,
+        /// The hull of the values joined (the bounds before widening): where narrowing
+        /// tries to go back to.
+        seen: (i128, i128),
     },
 }
 
@@ -121,6 +124,7 @@ impl Templates {
                     lo: i128::from(i64::MIN),
                     hi: 0,
                     moves: 0,
+                    seen: (i128::from(i64::MIN), 0),
                 },
             ),
             Kind::Interval { bits, .. } => (
@@ -134,6 +138,7 @@ impl Templates {
                     lo: 0,
                     hi: 0,
                     moves: 0,
+                    seen: (0, 0),
                 },
             ),
         };
@@ -217,18 +222,23 @@ impl Templates {
             }
             (
                 Param::Interval {
-                    empty, hi, moves, ..
+                    empty,
+                    hi,
+                    moves,
+                    seen,
+                    ..
                 },
                 Kind::Upper,
             ) => {
                 let v = value(bits, 64, true);
                 if *empty {
-                    (*empty, *hi) = (false, v);
+                    (*empty, *hi, seen.1) = (false, v, v);
                     return true;
                 }
                 if v <= *hi {
                     return false;
                 }
+                seen.1 = seen.1.max(v);
                 *moves += 1;
                 *hi = if *moves > WIDEN_AFTER {
                     i128::from(i64::MAX)
@@ -245,18 +255,20 @@ impl Templates {
                     lo,
                     hi,
                     moves,
+                    seen,
                 },
                 Kind::Interval { signed, bits: w },
             ) => {
                 let v = value(bits, w, signed);
                 let (min, max) = limits(w, signed);
                 if *empty {
-                    (*empty, *lo, *hi) = (false, v, v);
+                    (*empty, *lo, *hi, *seen) = (false, v, v, (v, v));
                     return true;
                 }
                 if v >= *lo && v <= *hi {
                     return false;
                 }
+                *seen = (seen.0.min(v), seen.1.max(v));
                 *moves += 1;
                 let (widen, exact) = (*moves > WIDEN_AFTER, *moves <= EXACT_MOVES);
                 if v > *hi {
@@ -281,6 +293,39 @@ impl Templates {
             }
             _ => unreachable!("a row's parameter matches its kind"),
         }
+    }
+
+    /// The numeric rows whose bounds were widened beyond the values joined into them, each
+    /// with the parameter that has the joined values' bounds instead (narrowing candidates).
+    pub fn narrowings(&self) -> Vec<(usize, Param)> {
+        let mut out = vec![];
+        for (r, p) in self.params.iter().enumerate() {
+            let Param::Interval {
+                empty: false,
+                lo,
+                hi,
+                moves,
+                seen,
+            } = p
+            else {
+                continue;
+            };
+            let upper = self.rows[r].kind == Kind::Upper;
+            let (new_lo, new_hi) = if upper { (*lo, seen.1) } else { *seen };
+            if (new_lo, new_hi) != (*lo, *hi) && new_lo >= *lo && new_hi <= *hi {
+                out.push((
+                    r,
+                    Param::Interval {
+                        empty: false,
+                        lo: new_lo,
+                        hi: new_hi,
+                        moves: *moves,
+                        seen: *seen,
+                    },
+                ));
+            }
+        }
+        out
     }
 
     /// Sets row `r` to top (a value its lattice cannot describe).
@@ -366,7 +411,7 @@ fn threshold_above(ts: &[i128], v: i128, max: i128) -> i128 {
     ts.iter()
         .copied()
         .find(|t| *t >= v && *t <= max)
-        .unwrap_or(v)
+        .unwrap_or(max)
 }
 
 fn threshold_below(ts: &[i128], v: i128, min: i128) -> i128 {
@@ -374,7 +419,7 @@ fn threshold_below(ts: &[i128], v: i128, min: i128) -> i128 {
         .rev()
         .copied()
         .find(|t| *t <= v && *t >= min)
-        .unwrap_or(v)
+        .unwrap_or(min)
 }
 
 #[cfg(test)]
