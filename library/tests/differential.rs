@@ -411,6 +411,10 @@ fn template_tables_equal_the_interpreted_ir() {
         .collect();
     assert_eq!(
         rows,
-        ["pointsto over vars, fields", "interval over vars, fields"]
+        [
+            "pointsto over vars, fields",
+            "interval over vars, fields",
+            "zone over vars, fields"
+        ]
     );
 }
