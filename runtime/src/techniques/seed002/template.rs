@@ -439,22 +439,41 @@ mod tests {
         assert!(t.join(r, 10));
         assert!(!t.join(r, 10));
         // The first moves go to the value itself, later ones to the next constant beyond it
-        // (or the value, when there is none), and many moves to the type's limit.
+        // or, when there is none, to the type's limit.
         assert!(t.join(r, 11));
         assert!(t.join(r, 12));
         assert_eq!(t.show(r), "10 <= x <= 12");
         assert!(t.join(r, 13));
         assert_eq!(t.show(r), "10 <= x <= 20");
         assert!(!t.join(r, 17));
-        assert!(!t.is_top(r));
+        assert_eq!(t.narrowings().len(), 1);
         assert!(t.join(r, (-5i64) as u64));
-        assert_eq!(t.show(r), "-5 <= x <= 20");
+        assert_eq!(t.show(r), "-2147483648 <= x <= 20");
+        // Narrowing offers the hull of the values joined.
+        let narrow = t.narrowings();
+        assert_eq!(narrow.len(), 1);
+        let (row, p) = narrow[0].clone();
+        t.params[row] = p;
+        assert_eq!(t.show(r), "-5 <= x <= 13");
+        assert!(t.narrowings().is_empty());
         assert!(t.join(r, 25));
-        assert_eq!(t.show(r), "-5 <= x <= 25");
-        for v in 26..60 {
+        assert_eq!(t.show(r), "-5 <= x <= 2147483647");
+    }
+
+    #[test]
+    fn bounds_widen_to_the_limit_after_many_moves() {
+        let mut t = Templates::new(vec![], (0..100).collect());
+        let r = t.add(
+            Kind::Interval {
+                signed: true,
+                bits: 32,
+            },
+            "x".into(),
+        );
+        for v in 0..60 {
             t.join(r, v);
         }
-        assert_eq!(t.show(r), "-5 <= x <= 2147483647");
+        assert_eq!(t.show(r), "0 <= x <= 2147483647");
         assert!(!t.is_top(r));
     }
 
