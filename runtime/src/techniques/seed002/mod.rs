@@ -89,8 +89,9 @@ impl Engine for Seed002 {
 }
 
 impl Seed002 {
-    /// The shape analysis's configuration for the memory-safety proof: sampling is cut short
-    /// (the lists these programs build are classified from few samples).
+    /// The shape analysis's configuration for the memory-safety proof: explicit-heap sampling
+    /// is cut short, since it often runs to its cap without finding more to classify and the
+    /// proof is only a first step of this engine.
     pub fn safety_config(base: LazyConfig) -> LazyConfig {
         LazyConfig {
             sample_timeout: SAFETY_SAMPLING,
@@ -133,7 +134,7 @@ fn prove(task: &Task, safe: Option<&str>, details: &mut Vec<String>) -> Result<V
     let flat = Flat::new(task.program)?;
     let mem = Memory::new(&flat)?;
     let mut tpl = Templates::new(universe(&mem), constants(task.program));
-    if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
+    if synth::debugging() {
         for (a, n) in &tpl.universe {
             eprintln!("address {a:#x}: {n}");
         }

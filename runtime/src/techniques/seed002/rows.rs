@@ -97,6 +97,19 @@ pub struct Changed {
     pub live: BTreeSet<VarId>,
 }
 
+impl Changed {
+    /// The registers the loop changes that are live at its head: those that get rows.
+    fn live_regs(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.regs.iter().copied().filter(|v| self.live.contains(v))
+    }
+}
+
+/// Whether relational and linear rows take values of this type: integers at most 32 bits
+/// wide (sums of two stay exact in the rows' 64 bits).
+fn small_int(s: Scalar) -> bool {
+    matches!(s, Scalar::Int(i) if i.bits <= 32)
+}
+
 /// A field (by name) or a program variable: the nodes of the relevance relation.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Node {
@@ -181,7 +194,7 @@ pub fn plan(
             terms: vec![(1, t)],
         });
     };
-    for &v in ch.regs.iter().filter(|v| ch.live.contains(v)) {
+    for v in ch.live_regs() {
         single(Term::Reg(v), reg_scalar(prog, v), false, &mut out);
     }
     for &(o, off) in ch.cells.iter().chain(&ch.sums) {
@@ -223,7 +236,7 @@ fn field_partners(
             continue;
         }
         for c in &obj.cells {
-            if c.off == ALIVE || !matches!(c.ty, Scalar::Int(i) if i.bits <= 32) {
+            if c.off == ALIVE || !small_int(c.ty) {
                 continue;
             }
             let name = c.name.trim_start_matches('.');
@@ -255,7 +268,8 @@ fn reg_scalar(prog: &Program, v: VarId) -> Scalar {
 /// temporary of the front end or of inlining), numeric and at most 32 bits wide.
 fn relatable(prog: &Program, v: VarId) -> bool {
     let name = &prog.var(v).name;
-    matches!(reg_scalar(prog, v), Scalar::Int(i) if i.bits <= 32 && !i.boolean)
+    small_int(reg_scalar(prog, v))
+        && !matches!(reg_scalar(prog, v), Scalar::Int(i) if i.boolean)
         && !name.starts_with("__")
         && !name.contains('#')
 }
@@ -284,12 +298,7 @@ fn relational_vars(
     ch: &Changed,
     out: &mut Vec<RowPlan>,
 ) {
-    let regs: Vec<VarId> = ch
-        .regs
-        .iter()
-        .copied()
-        .filter(|v| relatable(prog, *v))
-        .collect();
+    let regs: Vec<VarId> = ch.live_regs().filter(|v| relatable(prog, *v)).collect();
     if cfg.zone[0] || cfg.octagon[0] {
         for (i, a) in regs.iter().enumerate() {
             for b in &regs[i + 1..] {
@@ -310,10 +319,10 @@ fn relational_vars(
         let resolved: Option<Vec<(i64, Term)>> = (terms.iter())
             .map(|(c, n)| register_named(prog, mem, n).map(|v| (*c, Term::Reg(v))))
             .collect();
-        // A row over variables belongs to the loops that change one of them.
+        // A row over variables belongs to the loops that change one of them (live).
         if let Some(t) = resolved
             && t.iter()
-                .any(|(_, x)| matches!(x, Term::Reg(v) if ch.regs.contains(v)))
+                .any(|(_, x)| matches!(x, Term::Reg(v) if ch.live_regs().any(|w| w == *v)))
         {
             out.push(RowPlan {
                 kind: PlanKind::Upper,
@@ -339,7 +348,7 @@ fn relational_fields(
     let changed = |o: usize, off: u64| ch.cells.contains(&(o, off)) || ch.sums.contains(&(o, off));
     for o in objects {
         let ints: Vec<(u64, &str)> = (mem.objects[o].cells.iter())
-            .filter(|c| c.off != ALIVE && matches!(c.ty, Scalar::Int(i) if i.bits <= 32))
+            .filter(|c| c.off != ALIVE && small_int(c.ty))
             .filter(|c| changed(o, c.off))
             .map(|c| (c.off, c.name.trim_start_matches('.')))
             .collect();
@@ -363,7 +372,7 @@ fn relational_fields(
                     .iter()
                     .find(|x| x.name == format!(".{n}"))
                 {
-                    if !matches!(cell.ty, Scalar::Int(i) if i.bits <= 32) {
+                    if !small_int(cell.ty) {
                         break;
                     }
                     has_field = true;
@@ -389,9 +398,7 @@ fn relational_fields(
 fn register_named(prog: &Program, mem: &Memory, name: &str) -> Option<VarId> {
     let candidates: Vec<(usize, &crate::program::ir::VarInfo)> = (prog.vars.iter().enumerate())
         .filter(|(i, v)| {
-            mem.register[*i]
-                && v.name == name
-                && matches!(Scalar::of(&v.ty), Some(Scalar::Int(i)) if i.bits <= 32)
+            mem.register[*i] && v.name == name && Scalar::of(&v.ty).is_some_and(small_int)
         })
         .collect();
     let rank = |v: &crate::program::ir::VarInfo| match v.kind {

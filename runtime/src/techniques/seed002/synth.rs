@@ -15,7 +15,7 @@ use z3::ast::Bool;
 use z3::{Model, SatResult, Solver};
 
 /// The most parameter changes before giving up.
-const MAX_ROUNDS: usize = 2000;
+const MAX_JOINS: usize = 2000;
 
 /// What the synthesis found.
 pub enum Found {
@@ -43,6 +43,8 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         .collect();
     let mut rounds = 0;
     let mut joins = 0;
+    // The parameters as constraints, rebuilt only when a join changes them.
+    let mut fix = tpl.fix();
     // Passes over the obligations, one query each (a disjunction of all is far harder for
     // the solver), until a whole pass finds none violated: parameters only grow, so an
     // obligation that held earlier in a pass may fail after a later join.
@@ -52,28 +54,29 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
             loop {
                 budget.check().map_err(|e| e.to_string())?;
                 rounds += 1;
-                if joins > MAX_ROUNDS {
+                if joins > MAX_JOINS {
                     return Err(format!(
-                        "no inductive invariant after {MAX_ROUNDS} parameter changes"
+                        "no inductive invariant after {MAX_JOINS} parameter changes"
                     ));
                 }
-                let Some(model) = violating_model(&solver, tpl, &violations[i], rounds)? else {
+                let Some(model) = violating_model(&solver, &fix, &violations[i], rounds)? else {
                     break;
                 };
                 clean = false;
                 joins += 1;
                 join_model(enc, tpl, &violations, &model, rounds)?;
+                fix = tpl.fix();
             }
         }
         if clean {
             break;
         }
     }
-    if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
+    if debugging() {
         for o in &enc.obligations {
             solver.push();
-            for f in tpl.fix() {
-                solver.assert(&f);
+            for f in &fix {
+                solver.assert(f);
             }
             solver.assert(&o.guard);
             eprintln!(
@@ -88,10 +91,11 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
     let undefined: Vec<Bool> = enc.undefined.iter().map(|(g, _, _)| g.clone()).collect();
     let mut narrowed = false;
     loop {
-        let error = first_reachable(&solver, tpl, &errors)?;
+        let fix = tpl.fix();
+        let error = first_reachable(&solver, &fix, &errors)?;
         let ub = match error {
             Some(_) => None,
-            None => first_reachable(&solver, tpl, &undefined)?,
+            None => first_reachable(&solver, &fix, &undefined)?,
         };
         match (error, ub) {
             (None, None) => break,
@@ -125,16 +129,7 @@ fn narrow(
         let mut changed = false;
         for (r, p) in tpl.narrowings() {
             let old = std::mem::replace(&mut tpl.params[r], p);
-            let mut holds = true;
-            for v in violations {
-                budget.check().map_err(|e| e.to_string())?;
-                *rounds += 1;
-                if violating_model(solver, tpl, v, *rounds)?.is_some() {
-                    holds = false;
-                    break;
-                }
-            }
-            if holds {
+            if all_hold(solver, &tpl.fix(), violations, budget, rounds)? {
                 changed = true;
             } else {
                 tpl.params[r] = old;
@@ -147,21 +142,39 @@ fn narrow(
     }
 }
 
-/// A model of the program under the current parameters that satisfies `violation`, if any.
+/// Whether no obligation is violated under the parameters `fix` (one query each).
+fn all_hold(
+    solver: &Solver,
+    fix: &[Bool],
+    violations: &[Bool],
+    budget: Budget,
+    rounds: &mut usize,
+) -> Result<bool, String> {
+    for v in violations {
+        budget.check().map_err(|e| e.to_string())?;
+        *rounds += 1;
+        if violating_model(solver, fix, v, *rounds)?.is_some() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// A model of the program under the parameters `fix` that satisfies `violation`, if any.
 fn violating_model(
     solver: &Solver,
-    tpl: &Templates,
+    fix: &[Bool],
     violation: &Bool,
     round: usize,
 ) -> Result<Option<Model>, String> {
     solver.push();
-    for f in tpl.fix() {
-        solver.assert(&f);
+    for f in fix {
+        solver.assert(f);
     }
     solver.assert(violation);
     let asked = std::time::Instant::now();
     let r = solver.check();
-    if std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some() {
+    if debugging() {
         eprintln!(
             "round {round}: {r:?} in {:.2} s",
             asked.elapsed().as_secs_f64()
@@ -191,7 +204,7 @@ fn join_model(
     {
         eprintln!("{model}");
     }
-    let debug = std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some();
+    let debug = debugging();
     let mut changed = false;
     let mut grown = BTreeSet::new();
     for (o, v) in enc.obligations.iter().zip(violations) {
@@ -230,12 +243,12 @@ fn join_model(
 /// The first of `guards` that some run allows under the invariant, if any.
 fn first_reachable(
     solver: &Solver,
-    tpl: &Templates,
+    fix: &[Bool],
     guards: &[Bool],
 ) -> Result<Option<usize>, String> {
     solver.push();
-    for f in tpl.fix() {
-        solver.assert(&f);
+    for f in fix {
+        solver.assert(f);
     }
     solver.assert(Bool::or(guards));
     let found = match solver.check() {
@@ -284,6 +297,11 @@ fn recheck(
         }
     }
     Ok(())
+}
+
+/// Whether SHAPECHECK_DEBUG_TEMPLATE asks for the synthesis's progress on standard error.
+pub fn debugging() -> bool {
+    std::env::var_os("SHAPECHECK_DEBUG_TEMPLATE").is_some()
 }
 
 /// The solver stops at the engine's deadline (or the run's, if nearer).
