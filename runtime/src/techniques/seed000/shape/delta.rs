@@ -26,6 +26,9 @@ pub struct ClosureDelta {
     shape: Shape,
     added: Vec<(usize, usize)>,
     removed: Vec<(usize, usize)>,
+    /// For reachability from a pointer: the cells other tracked pointers (left alone by the
+    /// update) definitely point to, with their reachability instance over the same relation.
+    anchors: Vec<(usize, usize)>,
 }
 
 /// Which closure an instance is.
@@ -131,7 +134,11 @@ impl ClosureDelta {
             shape,
             added: vec![],
             removed: vec![],
+            anchors: vec![],
         };
+        if let Shape::FromPointer(x) = shape {
+            d.anchors = anchors(v, inst, x, old, new);
+        }
         for &a in &en.nodes {
             // A store of an unknown value leaves `1/2` tuples whose cells may have changed.
             let blurred = touched_unknown(v, old, a) || touched_unknown(v, new, a);
@@ -209,8 +216,78 @@ impl ClosureDelta {
         if was == T && via(old, &self.removed) == F {
             return T;
         }
+        if self.reached_over_added(v, inst, (old, new), b0) {
+            return T;
+        }
         val
     }
+
+    /// Whether every individual of `b0` is reached from the pointer over a definite added
+    /// edge `a -> b` (the pointer definitely reaches `a`) followed by an old path from `b`
+    /// that no removed edge lies on: `b` is the cell of an anchor pointer whose old
+    /// reachability holds on `b0` and on no source of a removed edge (TVLA's update for
+    /// `x->f = y`: `reach[z](v) = reach[z](v) || reach[z](x) && reach[y](v)`).
+    fn reached_over_added(
+        &self,
+        v: &Vocab,
+        inst: &Instr,
+        (old, new): (&Graph, &Graph),
+        b0: usize,
+    ) -> bool {
+        let Shape::FromPointer(x) = self.shape else {
+            return false;
+        };
+        let star = Formula::Closure {
+            rel: self.rel.clone(),
+            reflexive: true,
+            from: 0,
+            to: 1,
+        };
+        let ev = Eval::new(v, new, inst, None);
+        let relf = self.relf();
+        let sources: Vec<usize> = (0..new.n)
+            .filter(|u| new.get(v, v.pt(x), &[*u]) == T)
+            .collect();
+        self.added.iter().any(|&(a, b)| {
+            let Some(&(_, sib)) = self.anchors.iter().find(|(w, _)| *w == b) else {
+                return false;
+            };
+            ev.formula(&relf, &self.roles, vec![a, b]) == T
+                && old.get(v, sib, &[b0]) == T
+                && self
+                    .removed
+                    .iter()
+                    .all(|(c, _)| old.get(v, sib, &[*c]) == F)
+                && sources
+                    .iter()
+                    .any(|&a0| ev.formula(&star, &self.roles, vec![a0, a]) == T)
+        })
+    }
+
+    fn relf(&self) -> Formula {
+        match &self.rel {
+            Rel::Field(r) => Formula::Field(*r, 0, 1),
+            Rel::Pred(p, rs) => Formula::Pred(*p, rs.clone(), vec![0, 1]),
+        }
+    }
+}
+
+/// The anchors of reachability instance `inst` from pointer `x`: per sibling instance (same
+/// predicate and roles) of another tracked pointer that the update left alone and that
+/// definitely points to one cell, that cell and the sibling's predicate id.
+fn anchors(v: &Vocab, inst: &Instr, x: usize, old: &Graph, new: &Graph) -> Vec<(usize, usize)> {
+    v.instr
+        .iter()
+        .filter(|sib| sib.pred == inst.pred && sib.roles == inst.roles)
+        .filter_map(|sib| {
+            let y = sib.pointer.filter(|y| *y != x)?;
+            let pt = v.pt(y);
+            if (0..new.n).any(|u| old.get(v, pt, &[u]) != new.get(v, pt, &[u])) {
+                return None;
+            }
+            Some((single_target(v, old, y)?, sib.id))
+        })
+        .collect()
 }
 
 /// Whether some tracked field of node `a` may hold an unknown value.
@@ -219,4 +296,81 @@ fn touched_unknown(v: &Vocab, g: &Graph, a: usize) -> bool {
         matches!(p.kind, PredKind::Undef(f) if v.fields[f].strukt == g.ty[a])
             && g.get(v, id, &[a]) != F
     })
+}
+
+/// The new values of reachability from tracked pointer `x` (instance `inst`) after an update
+/// that moved `x` onto one cell `w`, read off a sibling instance for a pointer `y` that the
+/// update left alone, over the same relation, when the relation itself did not change (TVLA's
+/// update formulas for `x = y` and `x = y->f`):
+/// - `y` points to `w`: `reach[x] = reach[y]`;
+/// - `y` points to a single cell whose only outgoing edge is the definite `w' -> w`: every
+///   path from `w'` to another cell starts with that edge, so `reach[x](v) = reach[y](v)`
+///   for every node `v` other than `w'` (and `reach[x](w')` is left to the definition).
+///
+/// Re-evaluating the definition instead loses what `reach[y]` knew about summary nodes: a
+/// summary with a possible self-edge and a possible edge from `w` looks only possibly
+/// reachable from `w`. Returns per node the known value, `None` where nothing is known.
+pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec<Option<Kleene>>> {
+    let x = inst.pointer?;
+    if old.n != new.n || v.decl(inst.pred).arity != 1 {
+        return None;
+    }
+    let w = single_target(v, new, x)?;
+    let Formula::Exists(u, body) = &v.decl(inst.pred).body else {
+        return None;
+    };
+    let (rel, roles) = reach_body(v, *u, body, &inst.roles)?;
+    let f = match &rel {
+        Rel::Field(r) => Formula::Field(*r, 0, 1),
+        Rel::Pred(p, rs) => Formula::Pred(*p, rs.clone(), vec![0, 1]),
+    };
+    let (eo, en) = (Eval::new(v, old, inst, None), Eval::new(v, new, inst, None));
+    let relf = |a: usize, b: usize| eo.formula(&f, &roles, vec![a, b]);
+    let nodes = &en.nodes;
+    let same = nodes.iter().all(|&a| {
+        nodes
+            .iter()
+            .all(|&b| relf(a, b) == en.formula(&f, &roles, vec![a, b]))
+    });
+    if !same {
+        return None;
+    }
+    v.instr.iter().find_map(|sib| {
+        let y = sib.pointer.filter(|y| *y != x)?;
+        if sib.pred != inst.pred || sib.roles != inst.roles {
+            return None;
+        }
+        let pt = v.pt(y);
+        if (0..new.n).any(|u| old.get(v, pt, &[u]) != new.get(v, pt, &[u])) {
+            return None;
+        }
+        let w0 = single_target(v, old, y)?;
+        let copy = |skip: Option<usize>| {
+            (0..new.n)
+                .map(|u| (Some(u) != skip).then(|| old.get(v, sib.id, &[u])))
+                .collect()
+        };
+        if w0 == w {
+            return Some(copy(None));
+        }
+        let only_edge = old.sm[w0] == F
+            && nodes
+                .iter()
+                .all(|&b| relf(w0, b) == if b == w { T } else { F });
+        only_edge.then(|| copy(Some(w0)))
+    })
+}
+
+/// The one cell tracked pointer `x` definitely points to in `g`, if it points to exactly one.
+fn single_target(v: &Vocab, g: &Graph, x: usize) -> Option<usize> {
+    let pt = v.pt(x);
+    let mut hit = None;
+    for u in 0..g.n {
+        match g.get(v, pt, &[u]) {
+            F => {}
+            T if hit.is_none() && g.sm[u] == F => hit = Some(u),
+            _ => return None,
+        }
+    }
+    hit
 }

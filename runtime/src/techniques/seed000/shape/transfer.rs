@@ -16,7 +16,7 @@
 //! generic form: sound for every formula, precise for local ones such as cancellation).
 
 use super::coerce::Constraints;
-use super::delta::ClosureDelta;
+use super::delta::{ClosureDelta, retarget};
 use super::formula::{Changes, Eval, tuples};
 use super::graph::{F, Graph, H, T};
 use super::vocab::{PredKind, Vocab};
@@ -384,6 +384,7 @@ impl<'a> Transfer<'a> {
                 if delta.as_ref().is_some_and(|d| d.unchanged()) {
                     continue;
                 }
+                let known = retarget(self.v, inst, old, &new);
                 let ev = Eval::new(self.v, &new, inst, Some(&ch));
                 for t in tuples(&ev.nodes, decl.arity) {
                     ev.read_changed.set(false);
@@ -391,6 +392,11 @@ impl<'a> Transfer<'a> {
                     if ev.read_changed.get() {
                         if let Some(d) = &delta {
                             val = d.sharpen(self.v, inst, (old, &new), &t, val);
+                        }
+                        if val == H
+                            && let Some(k) = known.as_ref().and_then(|k| k[t[0]])
+                        {
+                            val = k;
                         }
                         updates.push((t, val));
                     }
