@@ -36,6 +36,9 @@ pub struct Obligation {
     pub holds: Bool,
     /// Where the value comes from (for debugging).
     pub note: String,
+    /// The outermost loop around the row's loop, as its position among the program's loop
+    /// nests: a nest's obligations depend only on the rows of its own and earlier nests.
+    pub nest: usize,
 }
 
 /// The encoded program.
@@ -122,6 +125,8 @@ pub struct Encoder<'a> {
     /// Whether every run is known to be memory safe (proved by another engine): then no
     /// access or free is undefined and freed summary objects are never touched again.
     safe: bool,
+    /// The loop nest of the obligations being made.
+    nest: usize,
 }
 
 type R<T> = Result<T, String>;
@@ -153,6 +158,7 @@ impl<'a> Encoder<'a> {
             budget,
             line: 0,
             safe: false,
+            nest: 0,
         }
     }
 
@@ -376,6 +382,7 @@ impl<'a> Encoder<'a> {
     fn close_loop(&mut self, head: usize, end: &State) {
         let rows = self.heads.get(&head).cloned().unwrap_or_default();
         let live = self.live(end);
+        self.nest = self.nest_of(head);
         for (r, terms) in rows {
             match summary_of(&terms) {
                 None => {
@@ -424,6 +431,21 @@ impl<'a> Encoder<'a> {
         Some(st.cells[&(o, ALIVE)].eq(BV::from_u64(1, 8)))
     }
 
+    /// The position, in program order, of the outermost loop containing loop `head`.
+    fn nest_of(&self, head: usize) -> usize {
+        let loops = &self.flat.loops;
+        let outer = (loops.iter())
+            .filter(|(_, body)| body.contains(&head))
+            .map(|(h, _)| *h)
+            .max_by_key(|h| loops[h].len())
+            .unwrap_or(head);
+        let place = |h: usize| self.flat.order.iter().position(|n| *n == h);
+        (loops.keys())
+            .filter(|h| !loops.iter().any(|(o, body)| o != *h && body.contains(h)))
+            .filter(|h| place(**h) < place(outer))
+            .count()
+    }
+
     fn oblige(&mut self, guard: Bool, row: usize, value: BV, live: &[Option<Bool>]) {
         let holds = self.tpl.holds(row, &value, live);
         self.out.obligations.push(Obligation {
@@ -432,6 +454,7 @@ impl<'a> Encoder<'a> {
             value,
             holds,
             note: String::new(),
+            nest: self.nest,
         });
     }
 
@@ -1012,13 +1035,11 @@ impl<'a> Encoder<'a> {
         out
     }
 
-    /// Records the undefined behaviour of an access of type `s` at `addr` that hits no cell
-    /// of a live object.
-    fn check_access(&mut self, st: &State, addr: &BV, s: Scalar) {
-        if self.safe {
-            // Every access is valid: no formula to build on this hot path.
-            return;
-        }
+    /// An access of type `s` at `addr` must hit a cell of a live object: records the
+    /// undefined behaviour where it does not or, when every run is known to be memory safe,
+    /// assumes that it does (the runs where it does not are spurious: the abstraction let a
+    /// pointer reach a freed or absent object that no concrete run dereferences).
+    fn check_access(&mut self, st: &mut State, addr: &BV, s: Scalar) {
         let mut valid = vec![];
         for (o, off) in self.candidates(addr, s) {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
@@ -1027,8 +1048,13 @@ impl<'a> Encoder<'a> {
                 None => valid.push(at),
             }
         }
-        let bad = Bool::and(&[st.guard.clone(), Bool::or(&valid).not()]);
-        self.undefined(bad, "an invalid dereference");
+        let valid = Bool::or(&valid);
+        if self.safe {
+            st.guard = Bool::and(&[st.guard.clone(), valid]);
+        } else {
+            let bad = Bool::and(&[st.guard.clone(), valid.not()]);
+            self.undefined(bad, "an invalid dereference");
+        }
     }
 
     /// Records undefined behaviour of kind `what` under `bad` at the current line (unless

@@ -10,7 +10,7 @@
 use super::encode::Encoding;
 use super::template::Templates;
 use crate::engine::Budget;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use z3::ast::Bool;
 use z3::{Model, SatResult, Solver};
 
@@ -43,35 +43,27 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         .collect();
     let mut rounds = 0;
     let mut joins = 0;
-    // The parameters as constraints, rebuilt only when a join changes them.
-    let mut fix = tpl.fix();
-    // Passes over the obligations, one query each (a disjunction of all is far harder for
-    // the solver), until a whole pass finds none violated: parameters only grow, so an
-    // obligation that held earlier in a pass may fail after a later join.
-    loop {
-        let mut clean = true;
-        for i in 0..violations.len() {
-            loop {
-                budget.check().map_err(|e| e.to_string())?;
-                rounds += 1;
-                if joins > MAX_JOINS {
-                    return Err(format!(
-                        "no inductive invariant after {MAX_JOINS} parameter changes"
-                    ));
-                }
-                let Some(model) = violating_model(&solver, &fix, &violations[i], rounds)? else {
-                    break;
-                };
-                clean = false;
-                joins += 1;
-                join_model(enc, tpl, &violations, &model, rounds)?;
-                fix = tpl.fix();
-            }
-        }
-        if clean {
-            break;
-        }
+    // Loop nest by loop nest in program order: a nest's obligations read only the rows of
+    // its own and earlier nests, so each nest is solved and narrowed before the next one
+    // sees its rows (values joined under a transiently widened earlier row would otherwise
+    // stay in the later rows' hulls and defeat their narrowing).
+    let nests: BTreeSet<usize> = enc.obligations.iter().map(|o| o.nest).collect();
+    for nest in nests {
+        let mine: Vec<usize> = (0..violations.len())
+            .filter(|i| enc.obligations[*i].nest == nest)
+            .collect();
+        let state = Stage {
+            enc,
+            violations: &violations,
+            mine: &mine,
+            budget,
+        };
+        state.solve(&solver, tpl, &mut rounds, &mut joins)?;
+        let rows: BTreeSet<usize> = mine.iter().map(|i| enc.obligations[*i].row).collect();
+        let this = (enc, &violations[..], &mine[..]);
+        narrow(&solver, tpl, this, Some(&rows), budget, &mut rounds)?;
     }
+    let fix = tpl.fix();
     if debugging() {
         for o in &enc.obligations {
             solver.push();
@@ -90,6 +82,7 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
     let errors: Vec<Bool> = enc.errors.iter().map(|(g, _)| g.clone()).collect();
     let undefined: Vec<Bool> = enc.undefined.iter().map(|(g, _, _)| g.clone()).collect();
     let mut narrowed = false;
+    let all: Vec<usize> = (0..violations.len()).collect();
     loop {
         let fix = tpl.fix();
         let error = first_reachable(&solver, &fix, &errors)?;
@@ -99,7 +92,16 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         };
         match (error, ub) {
             (None, None) => break,
-            _ if !narrowed && narrow(&solver, tpl, &violations, budget, &mut rounds)? => {
+            _ if !narrowed
+                && narrow(
+                    &solver,
+                    tpl,
+                    (enc, &violations, &all),
+                    None,
+                    budget,
+                    &mut rounds,
+                )? =>
+            {
                 narrowed = true;
             }
             (Some(i), _) => return Ok(Found::ErrorReachable(enc.errors[i].1, rounds)),
@@ -114,50 +116,109 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
     Ok(Found::Safe { rounds })
 }
 
-/// Narrowing: tries each widened numeric row at the bounds of the values actually joined
-/// into it and keeps the narrower parameter when every obligation still holds, until no row
-/// narrows. Returns whether any did.
+/// Narrowing: sets every widened numeric row (of `rows`, or any) to the bounds of the
+/// values actually joined into it, then, Houdini-style, puts back the old parameter of every
+/// narrowed row whose obligation a model violates, until none of the obligations `which`
+/// (indices into `violations`) is violated. Narrowing a row only strengthens what the others assume, so a violated
+/// obligation is always one of a narrowed row. Returns whether any row stayed narrowed.
 fn narrow(
     solver: &Solver,
     tpl: &mut Templates,
-    violations: &[Bool],
+    (enc, violations, which): (&Encoding, &[Bool], &[usize]),
+    rows: Option<&BTreeSet<usize>>,
     budget: Budget,
     rounds: &mut usize,
 ) -> Result<bool, String> {
-    let mut any = false;
-    loop {
-        let mut changed = false;
-        for (r, p) in tpl.narrowings() {
-            let old = std::mem::replace(&mut tpl.params[r], p);
-            if all_hold(solver, &tpl.fix(), violations, budget, rounds)? {
-                changed = true;
-            } else {
-                tpl.params[r] = old;
-            }
+    let mut old = BTreeMap::new();
+    for (r, p) in tpl.narrowings() {
+        if rows.is_none_or(|rows| rows.contains(&r)) {
+            old.insert(r, std::mem::replace(&mut tpl.params[r], p));
         }
-        if !changed {
-            return Ok(any);
-        }
-        any = true;
     }
+    'check: while !old.is_empty() {
+        let fix = tpl.fix();
+        // Only the obligations of narrowed rows can fail.
+        for &i in which
+            .iter()
+            .filter(|i| old.contains_key(&enc.obligations[**i].row))
+        {
+            budget.check().map_err(|e| e.to_string())?;
+            *rounds += 1;
+            let Some(model) = violating_model(solver, &fix, &violations[i], *rounds)? else {
+                continue;
+            };
+            let failed: Vec<usize> = (enc.obligations.iter().zip(violations))
+                .filter(|(_, w)| model.eval(*w, true).and_then(|b| b.as_bool()) == Some(true))
+                .map(|(o, _)| o.row)
+                .filter(|r| old.contains_key(r))
+                .collect();
+            if failed.is_empty() {
+                // Not expected (see above); give every row back its old parameter.
+                for (r, p) in std::mem::take(&mut old) {
+                    tpl.params[r] = p;
+                }
+                return Ok(false);
+            }
+            for r in failed {
+                if let Some(p) = old.remove(&r) {
+                    tpl.params[r] = p;
+                }
+            }
+            continue 'check;
+        }
+        break;
+    }
+    Ok(!old.is_empty())
 }
 
-/// Whether no obligation is violated under the parameters `fix` (one query each).
-fn all_hold(
-    solver: &Solver,
-    fix: &[Bool],
-    violations: &[Bool],
+/// The obligations of one loop nest, solved together.
+struct Stage<'a> {
+    enc: &'a Encoding,
+    violations: &'a [Bool],
+    /// Indices of the nest's obligations.
+    mine: &'a [usize],
     budget: Budget,
-    rounds: &mut usize,
-) -> Result<bool, String> {
-    for v in violations {
-        budget.check().map_err(|e| e.to_string())?;
-        *rounds += 1;
-        if violating_model(solver, fix, v, *rounds)?.is_some() {
-            return Ok(false);
+}
+
+impl Stage<'_> {
+    /// Passes over the nest's obligations, one query each (a disjunction of all is far
+    /// harder for the solver), until a whole pass finds none violated: parameters only
+    /// grow, so an obligation that held earlier in a pass may fail after a later join.
+    fn solve(
+        &self,
+        solver: &Solver,
+        tpl: &mut Templates,
+        rounds: &mut usize,
+        joins: &mut usize,
+    ) -> Result<(), String> {
+        let mut fix = tpl.fix();
+        loop {
+            let mut clean = true;
+            for &i in self.mine {
+                loop {
+                    self.budget.check().map_err(|e| e.to_string())?;
+                    *rounds += 1;
+                    if *joins > MAX_JOINS {
+                        return Err(format!(
+                            "no inductive invariant after {MAX_JOINS} parameter changes"
+                        ));
+                    }
+                    let Some(model) = violating_model(solver, &fix, &self.violations[i], *rounds)?
+                    else {
+                        break;
+                    };
+                    clean = false;
+                    *joins += 1;
+                    let nest = self.enc.obligations[i].nest;
+                    join_model(self.enc, tpl, (self.violations, nest), &model, *rounds)?;
+                    fix = tpl.fix();
+                }
+            }
+            if clean {
+                return Ok(());
+            }
         }
     }
-    Ok(true)
 }
 
 /// A model of the program under the parameters `fix` that satisfies `violation`, if any.
@@ -191,11 +252,12 @@ fn violating_model(
     out
 }
 
-/// Joins the values of `model` into every row whose obligation it violates.
+/// Joins the values of `model` into every row of loop nest `nest` whose obligation it
+/// violates.
 fn join_model(
     enc: &Encoding,
     tpl: &mut Templates,
-    violations: &[Bool],
+    (violations, nest): (&[Bool], usize),
     model: &Model,
     round: usize,
 ) -> Result<(), String> {
@@ -208,6 +270,9 @@ fn join_model(
     let mut changed = false;
     let mut grown = BTreeSet::new();
     for (o, v) in enc.obligations.iter().zip(violations) {
+        if o.nest != nest {
+            continue;
+        }
         if model.eval(v, true).and_then(|b| b.as_bool()) != Some(true) {
             continue;
         }
@@ -224,9 +289,11 @@ fn join_model(
         }
         if tpl.join(o.row, value) {
             grown.insert(o.row);
+        } else if tpl.admit_dangling(o.row, value) {
+            // The value was in the row's set and still violates it: an address of an object
+            // that does not exist there, kept as a dangling pointer.
+            grown.insert(o.row);
         } else if !grown.contains(&o.row) {
-            // The value was in the row's set and still violates it (an address of an object
-            // that does not exist there): only top describes it.
             if debug {
                 eprintln!("round {round}: {} set to top", tpl.rows[o.row].what);
             }

@@ -39,6 +39,9 @@ pub enum Param {
     PointsTo {
         /// Members.
         set: Vec<bool>,
+        /// Members admitted also where their object does not exist (a dangling pointer:
+        /// the object was freed, or a weak update left a stale copy of a pointer to it).
+        dangling: Vec<bool>,
         /// Any value.
         top: bool,
     },
@@ -59,8 +62,16 @@ pub enum Param {
 }
 
 enum Vars {
-    PointsTo { has: Vec<Bool>, top: Bool },
-    Interval { empty: Bool, lo: BV, hi: BV },
+    PointsTo {
+        has: Vec<Bool>,
+        dangling: Vec<Bool>,
+        top: Bool,
+    },
+    Interval {
+        empty: Bool,
+        lo: BV,
+        hi: BV,
+    },
 }
 
 /// A row: one constrained value at one loop head.
@@ -106,10 +117,14 @@ impl Templates {
                     has: (self.universe.iter())
                         .map(|(_, name)| Bool::fresh_const(&format!("d{n}_{name}")))
                         .collect(),
+                    dangling: (self.universe.iter())
+                        .map(|(_, name)| Bool::fresh_const(&format!("d{n}_{name}_dangling")))
+                        .collect(),
                     top: Bool::fresh_const(&format!("d{n}_top")),
                 },
                 Param::PointsTo {
                     set: vec![false; self.universe.len()],
+                    dangling: vec![false; self.universe.len()],
                     top: false,
                 },
             ),
@@ -152,11 +167,13 @@ impl Templates {
     /// only admits addresses of existing objects).
     pub fn holds(&self, r: usize, x: &BV, live: &[Option<Bool>]) -> Bool {
         match &self.rows[r].vars {
-            Vars::PointsTo { has, top } => {
+            Vars::PointsTo { has, dangling, top } => {
                 let mut alts = vec![top.clone()];
                 for (i, ((addr, _), b)) in self.universe.iter().zip(has).enumerate() {
                     let mut conj = vec![b.clone(), x.eq(BV::from_u64(*addr, x.get_size()))];
-                    conj.extend(live.get(i).cloned().flatten());
+                    if let Some(Some(l)) = live.get(i) {
+                        conj.push(Bool::or(&[l.clone(), dangling[i].clone()]));
+                    }
                     alts.push(Bool::and(&conj));
                 }
                 Bool::or(&alts)
@@ -181,9 +198,16 @@ impl Templates {
         let mut out = vec![];
         for (row, p) in self.rows.iter().zip(&self.params) {
             match (&row.vars, p) {
-                (Vars::PointsTo { has, top }, Param::PointsTo { set, top: t }) => {
+                (
+                    Vars::PointsTo { has, dangling, top },
+                    Param::PointsTo {
+                        set,
+                        dangling: d,
+                        top: t,
+                    },
+                ) => {
                     out.push(top.eq(Bool::from_bool(*t)));
-                    for (b, v) in has.iter().zip(set) {
+                    for (b, v) in has.iter().zip(set).chain(dangling.iter().zip(d)) {
                         out.push(b.eq(Bool::from_bool(*v)));
                     }
                 }
@@ -211,7 +235,7 @@ impl Templates {
     pub fn join(&mut self, r: usize, bits: u64) -> bool {
         let kind = self.rows[r].kind.clone();
         match (&mut self.params[r], kind) {
-            (Param::PointsTo { set, top }, Kind::PointsTo) => {
+            (Param::PointsTo { set, top, .. }, Kind::PointsTo) => {
                 match self.universe.iter().position(|(a, _)| *a == bits) {
                     Some(i) if !set[i] => set[i] = true,
                     Some(_) => return false,
@@ -328,6 +352,21 @@ impl Templates {
         out
     }
 
+    /// Admits address `bits`, already a member of points-to row `r`, also where its object
+    /// does not exist; whether that changed the row (false for other rows and values).
+    pub fn admit_dangling(&mut self, r: usize, bits: u64) -> bool {
+        let Param::PointsTo { set, dangling, .. } = &mut self.params[r] else {
+            return false;
+        };
+        match self.universe.iter().position(|(a, _)| *a == bits) {
+            Some(i) if set[i] && !dangling[i] => {
+                dangling[i] = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Sets row `r` to top (a value its lattice cannot describe).
     pub fn set_top(&mut self, r: usize) {
         let kind = self.rows[r].kind.clone();
@@ -350,10 +389,13 @@ impl Templates {
         let what = &self.rows[r].what;
         match &self.params[r] {
             Param::PointsTo { top: true, .. } => format!("{what}: any"),
-            Param::PointsTo { set, .. } => {
-                let names: Vec<&str> = (self.universe.iter().zip(set))
-                    .filter(|(_, m)| **m)
-                    .map(|((_, n), _)| n.as_str())
+            Param::PointsTo { set, dangling, .. } => {
+                let names: Vec<String> = (self.universe.iter().zip(set).zip(dangling))
+                    .filter(|((_, m), _)| **m)
+                    .map(|(((_, n), _), d)| match d {
+                        true => format!("{n} (maybe freed)"),
+                        false => n.clone(),
+                    })
                     .collect();
                 if names.is_empty() {
                     format!("{what}: unreachable")
@@ -487,5 +529,26 @@ mod tests {
         assert_eq!(t.show(r), "p in {NULL, &a}");
         assert!(t.join(r, 12345));
         assert!(t.is_top(r));
+    }
+
+    #[test]
+    fn a_member_address_may_also_dangle() {
+        let mut t = Templates::new(vec![(0, "NULL".into()), (65536, "&a".into())], vec![]);
+        let r = t.add(Kind::PointsTo, "p".into());
+        assert!(!t.admit_dangling(r, 65536), "only a member may dangle");
+        assert!(t.join(r, 65536));
+        assert!(t.admit_dangling(r, 65536));
+        assert!(!t.admit_dangling(r, 65536));
+        assert_eq!(t.show(r), "p in {&a (maybe freed)}");
+        assert!(!t.is_top(r));
+        // The row admits the address where its object is dead only once it may dangle.
+        let solver = z3::Solver::new();
+        let dead = Some(Bool::from_bool(false));
+        let x = BV::from_u64(65536, 32);
+        solver.assert(t.holds(r, &x, &[None, dead]).not());
+        for f in t.fix() {
+            solver.assert(&f);
+        }
+        assert_eq!(solver.check(), z3::SatResult::Unsat);
     }
 }
