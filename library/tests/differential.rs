@@ -414,7 +414,8 @@ fn template_tables_equal_the_interpreted_ir() {
         [
             "pointsto over vars, fields",
             "interval over vars, fields",
-            "zone over vars, fields"
+            "zone over vars, fields",
+            "octagon over fields"
         ]
     );
 }
