@@ -8,9 +8,12 @@
 //! v)` when the update left `x` alone); produces, per tuple, an upper bound (a new path must use an
 //! added edge: `old(v, w) || exists (a, b) added. R'*(v, a) && R'*(b, w)`) and a lower bound
 //! (an old path survives if no removed edge lies on any: `old(v, w) && !exists (a, b)
-//! removed. R*(v, a) && R*(b, w)`). Re-evaluating the definition alone loses what the old
-//! value knew about the individuals a summary node stands for (a summary with a possible
-//! self-edge always looks possibly cyclic); the bounds keep it.
+//! removed. R*(v, a) && R*(b, w)`), also sharpened by the old reachability from another
+//! pointer that definitely points to the target of a definite added edge (`x->f = y`). When the
+//! update moved the pointer itself onto one cell, [`retarget`] reads the new values off another
+//! pointer's reachability (`x = y`, `x = y->f`). Re-evaluating the definition alone loses what
+//! the old value knew about the individuals a summary node stands for (a summary with a
+//! possible self-edge always looks possibly cyclic); the bounds keep it.
 
 use super::formula::Eval;
 use super::graph::{F, Graph, H, T};
