@@ -52,19 +52,17 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         let mine: Vec<usize> = (0..violations.len())
             .filter(|i| enc.obligations[*i].nest == nest)
             .collect();
-        let state = Stage {
+        let stage = Stage {
             enc,
             violations: &violations,
             mine: &mine,
             budget,
         };
-        state.solve(&solver, tpl, &mut rounds, &mut joins)?;
-        let rows: BTreeSet<usize> = mine.iter().map(|i| enc.obligations[*i].row).collect();
-        let this = (enc, &violations[..], &mine[..]);
-        narrow(&solver, tpl, this, Some(&rows), budget, &mut rounds)?;
+        stage.solve(&solver, tpl, &mut rounds, &mut joins)?;
+        stage.narrow(&solver, tpl, &mut rounds)?;
     }
-    let fix = tpl.fix();
     if debugging() {
+        let fix = tpl.fix();
         for o in &enc.obligations {
             solver.push();
             for f in &fix {
@@ -83,6 +81,12 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
     let undefined: Vec<Bool> = enc.undefined.iter().map(|(g, _, _)| g.clone()).collect();
     let mut narrowed = false;
     let all: Vec<usize> = (0..violations.len()).collect();
+    let whole = Stage {
+        enc,
+        violations: &violations,
+        mine: &all,
+        budget,
+    };
     loop {
         let fix = tpl.fix();
         let error = first_reachable(&solver, &fix, &errors)?;
@@ -92,16 +96,7 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         };
         match (error, ub) {
             (None, None) => break,
-            _ if !narrowed
-                && narrow(
-                    &solver,
-                    tpl,
-                    (enc, &violations, &all),
-                    None,
-                    budget,
-                    &mut rounds,
-                )? =>
-            {
+            _ if !narrowed && whole.narrow(&solver, tpl, &mut rounds)? => {
                 narrowed = true;
             }
             (Some(i), _) => return Ok(Found::ErrorReachable(enc.errors[i].1, rounds)),
@@ -116,62 +111,7 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
     Ok(Found::Safe { rounds })
 }
 
-/// Narrowing: sets every widened numeric row (of `rows`, or any) to the bounds of the
-/// values actually joined into it, then, Houdini-style, puts back the old parameter of every
-/// narrowed row whose obligation a model violates, until none of the obligations `which`
-/// (indices into `violations`) is violated. Narrowing a row only strengthens what the others assume, so a violated
-/// obligation is always one of a narrowed row. Returns whether any row stayed narrowed.
-fn narrow(
-    solver: &Solver,
-    tpl: &mut Templates,
-    (enc, violations, which): (&Encoding, &[Bool], &[usize]),
-    rows: Option<&BTreeSet<usize>>,
-    budget: Budget,
-    rounds: &mut usize,
-) -> Result<bool, String> {
-    let mut old = BTreeMap::new();
-    for (r, p) in tpl.narrowings() {
-        if rows.is_none_or(|rows| rows.contains(&r)) {
-            old.insert(r, std::mem::replace(&mut tpl.params[r], p));
-        }
-    }
-    'check: while !old.is_empty() {
-        let fix = tpl.fix();
-        // Only the obligations of narrowed rows can fail.
-        for &i in which
-            .iter()
-            .filter(|i| old.contains_key(&enc.obligations[**i].row))
-        {
-            budget.check().map_err(|e| e.to_string())?;
-            *rounds += 1;
-            let Some(model) = violating_model(solver, &fix, &violations[i], *rounds)? else {
-                continue;
-            };
-            let failed: Vec<usize> = (enc.obligations.iter().zip(violations))
-                .filter(|(_, w)| model.eval(*w, true).and_then(|b| b.as_bool()) == Some(true))
-                .map(|(o, _)| o.row)
-                .filter(|r| old.contains_key(r))
-                .collect();
-            if failed.is_empty() {
-                // Not expected (see above); give every row back its old parameter.
-                for (r, p) in std::mem::take(&mut old) {
-                    tpl.params[r] = p;
-                }
-                return Ok(false);
-            }
-            for r in failed {
-                if let Some(p) = old.remove(&r) {
-                    tpl.params[r] = p;
-                }
-            }
-            continue 'check;
-        }
-        break;
-    }
-    Ok(!old.is_empty())
-}
-
-/// The obligations of one loop nest, solved together.
+/// The obligations of one loop nest (or of the whole program), solved together.
 struct Stage<'a> {
     enc: &'a Encoding,
     violations: &'a [Bool],
@@ -218,6 +158,59 @@ impl Stage<'_> {
                 return Ok(());
             }
         }
+    }
+
+    /// Narrowing: sets every widened numeric row of these obligations to the bounds of the
+    /// values actually joined into it, then, Houdini-style, puts back the old parameter of
+    /// every narrowed row whose obligation a model violates, until none is violated.
+    /// Narrowing a row only strengthens what the others assume, so a violated obligation is
+    /// always one of a narrowed row. Returns whether any row stayed narrowed.
+    fn narrow(
+        &self,
+        solver: &Solver,
+        tpl: &mut Templates,
+        rounds: &mut usize,
+    ) -> Result<bool, String> {
+        let obligations = &self.enc.obligations;
+        let rows: BTreeSet<usize> = self.mine.iter().map(|i| obligations[*i].row).collect();
+        let mut old = BTreeMap::new();
+        for (r, p) in tpl.narrowings() {
+            if rows.contains(&r) {
+                old.insert(r, std::mem::replace(&mut tpl.params[r], p));
+            }
+        }
+        'check: while !old.is_empty() {
+            let fix = tpl.fix();
+            // Only the obligations of narrowed rows can fail.
+            for &i in (self.mine.iter()).filter(|i| old.contains_key(&obligations[**i].row)) {
+                self.budget.check().map_err(|e| e.to_string())?;
+                *rounds += 1;
+                let Some(model) = violating_model(solver, &fix, &self.violations[i], *rounds)?
+                else {
+                    continue;
+                };
+                let failed: Vec<usize> = (obligations.iter().zip(self.violations))
+                    .filter(|(_, w)| model.eval(*w, true).and_then(|b| b.as_bool()) == Some(true))
+                    .map(|(o, _)| o.row)
+                    .filter(|r| old.contains_key(r))
+                    .collect();
+                if failed.is_empty() {
+                    // Not expected (see above); give every row back its old parameter.
+                    for (r, p) in std::mem::take(&mut old) {
+                        tpl.params[r] = p;
+                    }
+                    return Ok(false);
+                }
+                for r in failed {
+                    if let Some(p) = old.remove(&r) {
+                        tpl.params[r] = p;
+                    }
+                }
+                continue 'check;
+            }
+            break;
+        }
+        Ok(!old.is_empty())
     }
 }
 

@@ -117,8 +117,7 @@ impl ClosureDelta {
                 None,
             ) if decl.arity == 1 => (rel.clone(), inst.roles.clone(), Shape::Diagonal),
             (Formula::Exists(u, body), Some(x)) if decl.arity == 1 => {
-                let pt = v.pt(x);
-                if (0..new.n).any(|w| old.get(v, pt, &[w]) != new.get(v, pt, &[w])) {
+                if moved(v, x, old, new) {
                     return None;
                 }
                 let (rel, roles) = reach_body(v, *u, body, &inst.roles)?;
@@ -126,10 +125,7 @@ impl ClosureDelta {
             }
             _ => return None,
         };
-        let relf = match &rel {
-            Rel::Field(r) => Formula::Field(*r, 0, 1),
-            Rel::Pred(p, rs) => Formula::Pred(*p, rs.clone(), vec![0, 1]),
-        };
+        let relf = edge(&rel);
         let (eo, en) = (Eval::new(v, old, inst, None), Eval::new(v, new, inst, None));
         let mut d = ClosureDelta {
             rel,
@@ -247,7 +243,7 @@ impl ClosureDelta {
             to: 1,
         };
         let ev = Eval::new(v, new, inst, None);
-        let relf = self.relf();
+        let relf = edge(&self.rel);
         let sources: Vec<usize> = (0..new.n)
             .filter(|u| new.get(v, v.pt(x), &[*u]) == T)
             .collect();
@@ -266,12 +262,13 @@ impl ClosureDelta {
                     .any(|&a0| ev.formula(&star, &self.roles, vec![a0, a]) == T)
         })
     }
+}
 
-    fn relf(&self) -> Formula {
-        match &self.rel {
-            Rel::Field(r) => Formula::Field(*r, 0, 1),
-            Rel::Pred(p, rs) => Formula::Pred(*p, rs.clone(), vec![0, 1]),
-        }
+/// The relation's edge `R(0, 1)` as a formula.
+fn edge(rel: &Rel) -> Formula {
+    match rel {
+        Rel::Field(r) => Formula::Field(*r, 0, 1),
+        Rel::Pred(p, rs) => Formula::Pred(*p, rs.clone(), vec![0, 1]),
     }
 }
 
@@ -283,11 +280,7 @@ fn anchors(v: &Vocab, inst: &Instr, x: usize, old: &Graph, new: &Graph) -> Vec<(
         .iter()
         .filter(|sib| sib.pred == inst.pred && sib.roles == inst.roles)
         .filter_map(|sib| {
-            let y = sib.pointer.filter(|y| *y != x)?;
-            let pt = v.pt(y);
-            if (0..new.n).any(|u| old.get(v, pt, &[u]) != new.get(v, pt, &[u])) {
-                return None;
-            }
+            let y = sib.pointer.filter(|y| *y != x && !moved(v, *y, old, new))?;
             Some((single_target(v, old, y)?, sib.id))
         })
         .collect()
@@ -315,7 +308,7 @@ fn touched_unknown(v: &Vocab, g: &Graph, a: usize) -> bool {
 /// reachable from `w`. Returns per node the known value, `None` where nothing is known.
 pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec<Option<Kleene>>> {
     let x = inst.pointer?;
-    if old.n != new.n || v.decl(inst.pred).arity != 1 {
+    if old.n != new.n || v.decl(inst.pred).arity != 1 || !moved(v, x, old, new) {
         return None;
     }
     let w = single_target(v, new, x)?;
@@ -323,10 +316,7 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
         return None;
     };
     let (rel, roles) = reach_body(v, *u, body, &inst.roles)?;
-    let f = match &rel {
-        Rel::Field(r) => Formula::Field(*r, 0, 1),
-        Rel::Pred(p, rs) => Formula::Pred(*p, rs.clone(), vec![0, 1]),
-    };
+    let f = edge(&rel);
     let (eo, en) = (Eval::new(v, old, inst, None), Eval::new(v, new, inst, None));
     let relf = |a: usize, b: usize| eo.formula(&f, &roles, vec![a, b]);
     let nodes = &en.nodes;
@@ -338,30 +328,29 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
     if !same {
         return None;
     }
-    v.instr.iter().find_map(|sib| {
-        let y = sib.pointer.filter(|y| *y != x)?;
-        if sib.pred != inst.pred || sib.roles != inst.roles {
-            return None;
-        }
-        let pt = v.pt(y);
-        if (0..new.n).any(|u| old.get(v, pt, &[u]) != new.get(v, pt, &[u])) {
-            return None;
-        }
-        let w0 = single_target(v, old, y)?;
-        let copy = |skip: Option<usize>| {
-            (0..new.n)
-                .map(|u| (Some(u) != skip).then(|| old.get(v, sib.id, &[u])))
-                .collect()
-        };
-        if w0 == w {
-            return Some(copy(None));
-        }
-        let only_edge = old.sm[w0] == F
-            && nodes
-                .iter()
-                .all(|&b| relf(w0, b) == if b == w { T } else { F });
-        only_edge.then(|| copy(Some(w0)))
-    })
+    anchors(v, inst, x, old, new)
+        .into_iter()
+        .find_map(|(w0, sib)| {
+            let copy = |skip: Option<usize>| {
+                (0..new.n)
+                    .map(|u| (Some(u) != skip).then(|| old.get(v, sib, &[u])))
+                    .collect()
+            };
+            if w0 == w {
+                return Some(copy(None));
+            }
+            let only_edge = old.sm[w0] == F
+                && nodes
+                    .iter()
+                    .all(|&b| relf(w0, b) == if b == w { T } else { F });
+            only_edge.then(|| copy(Some(w0)))
+        })
+}
+
+/// Whether the update changed where tracked pointer `x` points.
+fn moved(v: &Vocab, x: usize, old: &Graph, new: &Graph) -> bool {
+    let pt = v.pt(x);
+    (0..new.n).any(|u| old.get(v, pt, &[u]) != new.get(v, pt, &[u]))
 }
 
 /// The one cell tracked pointer `x` definitely points to in `g`, if it points to exactly one.
