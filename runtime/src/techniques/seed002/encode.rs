@@ -1036,9 +1036,12 @@ impl<'a> Encoder<'a> {
     }
 
     /// An access of type `s` at `addr` must hit a cell of a live object: records the
-    /// undefined behaviour where it does not or, when every run is known to be memory safe,
-    /// assumes that it does (the runs where it does not are spurious: the abstraction let a
-    /// pointer reach a freed or absent object that no concrete run dereferences).
+    /// undefined behaviour where it does not. When every run is known to be memory safe, it
+    /// assumes that the access hits a live object (the runs where it does not are spurious:
+    /// the abstraction let a pointer reach a freed or absent object that no concrete run
+    /// dereferences), but not that the object's layout has a cell of type `s` there: the
+    /// shape analysis knows blocks, not the types this encoding gives them, so an access the
+    /// layout misses stays an obligation.
     fn check_access(&mut self, st: &mut State, addr: &BV, s: Scalar) {
         let mut valid = vec![];
         for (o, off) in self.candidates(addr, s) {
@@ -1050,11 +1053,29 @@ impl<'a> Encoder<'a> {
         }
         let valid = Bool::or(&valid);
         if self.safe {
-            st.guard = Bool::and(&[st.guard.clone(), valid]);
+            st.guard = Bool::and(&[st.guard.clone(), self.in_live_object(st, addr)]);
+            let missed = Bool::and(&[st.guard.clone(), valid.not()]);
+            let what = "an access that the encoding's object layout does not model";
+            self.out.undefined.push((missed, self.line, what));
         } else {
             let bad = Bool::and(&[st.guard.clone(), valid.not()]);
             self.undefined(bad, "an invalid dereference");
         }
+    }
+
+    /// Whether `addr` points into an object that lives (variables always do; a summary does
+    /// while any of its objects may).
+    fn in_live_object(&self, st: &State, addr: &BV) -> Bool {
+        let live: Vec<Bool> = (0..self.mem.objects.len())
+            .map(|o| {
+                let inside = points_into(addr, o);
+                match self.alive(st, o, 0) {
+                    Some(alive) => Bool::and(&[inside, alive]),
+                    None => inside,
+                }
+            })
+            .collect();
+        Bool::or(&live)
     }
 
     /// Records undefined behaviour of kind `what` under `bad` at the current line (unless

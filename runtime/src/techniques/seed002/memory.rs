@@ -173,10 +173,11 @@ impl Memory {
         if kind == AllocKind::Alloca {
             return Err(format!("alloca at line {line}"));
         }
-        let pointee = lhs
-            .and_then(|l| l.ty.pointee())
-            .cloned()
-            .unwrap_or(Type::Void);
+        let pointee = match lhs.and_then(|l| l.ty.pointee()) {
+            Some(Type::Void) | None => lhs.and_then(|l| flowed_pointee(flat, l)),
+            Some(t) => Some(t.clone()),
+        }
+        .unwrap_or(Type::Void);
         let mut cells = vec![];
         if !matches!(pointee, Type::Void) {
             leaves(&flat.prog, &pointee, 0, "", &mut cells)
@@ -239,6 +240,46 @@ impl Memory {
     /// The site of an allocation edge.
     pub fn site_of_edge(&self, edge: usize) -> Option<usize> {
         self.sites.iter().position(|s| s.edge == edge)
+    }
+}
+
+/// The type of the objects of an allocation stored through a `void *` (an allocating helper
+/// such as `safe_malloc`): the one pointee type of the pointer variables the result is copied
+/// into, directly or through casts and returns; `None` when there is none or they disagree.
+fn flowed_pointee(flat: &Flat, lhs: &Expr) -> Option<Type> {
+    let ExprKind::Var(v) = lhs.kind else {
+        return None;
+    };
+    let mut holders = BTreeSet::from([v]);
+    loop {
+        let before = holders.len();
+        for edge in &flat.edges {
+            if let Op::Assign { lhs, rhs } = &edge.op {
+                if let (ExprKind::Var(x), Some(y)) = (&lhs.kind, copied_var(rhs)) {
+                    if holders.contains(&y) {
+                        holders.insert(*x);
+                    }
+                }
+            }
+        }
+        if holders.len() == before {
+            break;
+        }
+    }
+    let mut types = holders
+        .iter()
+        .filter_map(|h| flat.prog.vars[h.0 as usize].ty.pointee())
+        .filter(|t| !matches!(t, Type::Void | Type::Int(_)));
+    let first = types.next()?.clone();
+    types.all(|t| *t == first).then_some(first)
+}
+
+/// The variable an expression copies, looking through casts.
+fn copied_var(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Cast(a) => copied_var(a),
+        _ => None,
     }
 }
 
