@@ -164,3 +164,20 @@ fn the_shape_analysis_proves_the_frees_of_the_list_programs() {
         assert_eq!(verdict(&out), "TRUE", "{name}:\n{out}");
     }
 }
+
+/// Objects of an allocating helper that returns `void *`: the template engine lays them out by
+/// the type of the pointers the result is copied into, and where that type is ambiguous it
+/// must not assume the accesses away (it once proved such a buggy program TRUE, with every
+/// row "unreachable").
+#[test]
+fn objects_of_an_allocating_helper_are_laid_out_and_never_assumed_away() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/unreach-call");
+    let proved = verify(&dir.join("helper_alloc.c"), "template", "60");
+    assert_eq!(verdict(&proved), "TRUE", "{proved}");
+    assert!(proved.contains("7 <= site0@"), "{proved}");
+    for twin in ["helper_alloc_bug.c", "untyped_alloc_bug.c"] {
+        let out = verify(&dir.join(twin), "template", "60");
+        assert_eq!(verdict(&out), "UNKNOWN", "{twin}:\n{out}");
+        assert!(!out.contains("unreachable"), "{twin}:\n{out}");
+    }
+}

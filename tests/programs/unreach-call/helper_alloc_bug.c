@@ -1,6 +1,6 @@
 // check: unreach-call
 // expect: FALSE(unreach-call)
-// Why: as helper_alloc.c, but the second node stored gets 8 (line 26): the walk finds it.
+// Why: as helper_alloc.c, but the second node stored gets 8 (line 25): the walk finds it.
 extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 extern void *malloc(unsigned long);
