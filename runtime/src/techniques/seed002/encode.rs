@@ -586,6 +586,13 @@ impl<'a> Encoder<'a> {
             .unwrap_or(0)
     }
 
+    /// Whether variable `v` is dead at loop `head`: written as a whole before any read on
+    /// every path from there, and never accessed through a pointer (a struct temporary of an
+    /// inlined call); its cells get no rows.
+    fn dead_at(&self, v: VarId, head: usize) -> bool {
+        !self.mem.taken.contains(&v) && !self.live[head].contains(&v)
+    }
+
     /// The registers, exact cells and summary cells loop `head` may change.
     fn changed_in_loop(&self, head: usize) -> Changed {
         let body = &self.flat.loops[&head];
@@ -649,6 +656,7 @@ impl<'a> Encoder<'a> {
                 ObjKind::Recent(s) | ObjKind::Once(s) | ObjKind::Summary(s) => {
                     body.contains(&self.flat.edges[self.mem.sites[s].edge].from)
                 }
+                ObjKind::Var(v) if self.dead_at(v, head) => continue,
                 ObjKind::Var(_) => false,
             };
             for c in &obj.cells {

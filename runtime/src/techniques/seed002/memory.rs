@@ -118,6 +118,8 @@ pub struct Memory {
     pub var_object: Vec<Option<usize>>,
     /// Allocation sites.
     pub sites: Vec<Site>,
+    /// The variables whose address is taken (read and written through pointers too).
+    pub taken: BTreeSet<VarId>,
 }
 
 impl Memory {
@@ -130,6 +132,7 @@ impl Memory {
             register: vec![false; prog.vars.len()],
             var_object: vec![None; prog.vars.len()],
             sites: vec![],
+            taken: taken.clone(),
         };
         for (i, v) in prog.vars.iter().enumerate() {
             let id = VarId(i as u32);
