@@ -181,3 +181,17 @@ fn objects_of_an_allocating_helper_are_laid_out_and_never_assumed_away() {
         assert!(!out.contains("unreachable"), "{twin}:\n{out}");
     }
 }
+
+/// A pointer to a site's most recent object keeps reading that object after the site
+/// allocates again (the object joins the summary; the pointer's reads stay one object's),
+/// and a store through a pointer that cannot reach the summary leaves the summary's
+/// objects alone: `split_recent.c` relates a value read before an allocation to one read
+/// after it.
+#[test]
+fn a_pointer_keeps_its_object_when_its_site_allocates_again() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/unreach-call");
+    let out = verify(&dir.join("split_recent.c"), "template", "60");
+    assert_eq!(verdict(&out), "TRUE", "{out}");
+    let twin = verify(&dir.join("split_recent_bug.c"), "template", "60");
+    assert_eq!(verdict(&twin), "UNKNOWN", "{twin}");
+}

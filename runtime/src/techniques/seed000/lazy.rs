@@ -70,6 +70,9 @@ pub struct LazyConfig {
     pub timeout: Option<Duration>,
     /// Time limit of the explicit-heap sampling (SCGsFromExplicit).
     pub sample_timeout: Duration,
+    /// Step limit of the explicit-heap sampling: unlike the time limit, it samples the same
+    /// heaps on every run, however loaded the machine.
+    pub sample_steps: u64,
     /// The "maximal SCG" configuration: every struct starts at its finest sampled SCG with
     /// every pointer of its type tracked; no refinement needed.
     pub maximal: bool,
@@ -83,6 +86,7 @@ impl Default for LazyConfig {
             max_refinements: 24,
             timeout: None,
             sample_timeout: Duration::from_secs(10),
+            sample_steps: Limits::default().max_steps,
             maximal: false,
         }
     }
@@ -342,6 +346,7 @@ impl<'a> Lazy<'a> {
             .map(|d| d.saturating_duration_since(Instant::now()));
         let limits = Limits {
             timeout: Some(left.map_or(cap, |l| l.min(cap))),
+            max_steps: self.cfg.sample_steps,
             ..Limits::default()
         };
         sample::collect(self.prog, cfg, limits)

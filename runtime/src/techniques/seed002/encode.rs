@@ -21,7 +21,8 @@ use crate::engine::Budget;
 use crate::program::ir::{BinOp, Builtin, Callee, CmpOp, Expr, ExprKind, Op, Type, UnOp, VarId};
 use crate::smt::{binary, compare, resize_bits};
 use std::collections::{BTreeMap, BTreeSet};
-use z3::ast::{BV, Bool};
+use z3::DeclKind;
+use z3::ast::{Ast, BV, Bool};
 
 /// What must hold for the invariant to be inductive: `guard -> holds`, `holds` being
 /// `T_row(value)` in the state at the end of an iteration.
@@ -868,10 +869,22 @@ impl<'a> Encoder<'a> {
     }
 
     /// Adds the recent object (while it is alive) to the summary and renames every pointer
-    /// to the recent object into a pointer to the summary.
+    /// to the recent object into a pointer to the summary. A pointer that pointed to the
+    /// recent object keeps reading its values (the member just added), and one that was
+    /// focused on a member of the summary keeps that member: the fold only adds a member.
     fn fold(&mut self, st: &mut State, recent: usize, sum: usize) {
         let alive = st.cells[&(recent, ALIVE)].eq(BV::from_u64(1, 8));
         let prog = &self.flat.prog;
+        let pointers = |st: &State| -> Vec<Val> {
+            (st.regs.iter())
+                .filter(|(r, _)| matches!(prog.var(**r).ty, Type::Ptr(_)))
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
+        let holders: BTreeMap<u32, Bool> = (pointers(st).into_iter())
+            .map(|v| (v.token, points_into(&v.bv, recent)))
+            .filter(|(_, was)| was.simplify().as_bool() != Some(false))
+            .collect();
         for (r, v) in st.regs.iter_mut() {
             if matches!(prog.var(*r).ty, Type::Ptr(_)) {
                 v.bv = rename(&v.bv, recent, sum);
@@ -916,10 +929,25 @@ impl<'a> Encoder<'a> {
         let tuple: Tuple = (self.mem.objects[recent].cells.iter())
             .map(|c| (c.off, st.cells[&(recent, c.off)].clone()))
             .collect();
+        for (token, was_recent) in holders {
+            // A pointer to the recent object after it was freed reads as any member did.
+            let was_recent = Bool::and(&[was_recent, alive.clone()]);
+            let old = match st.cache.get(&(token, sum)) {
+                Some(t) => t.clone(),
+                None => {
+                    let at = pointers(st).into_iter().find(|v| v.token == token);
+                    let at = at.map_or(Bool::from_bool(false), |v| points_into(&v.bv, sum));
+                    self.focus(st, &Bool::and(&[at, was_recent.not()]), sum, None)
+                }
+            };
+            let merged = (tuple.iter())
+                .map(|(off, v)| (*off, was_recent.ite(v, &old[off])))
+                .collect();
+            st.cache.insert((token, sum), merged);
+        }
         let g = Bool::and(&[st.guard.clone(), alive]);
         let id = self.token();
         (st.sums.get_mut(&sum).expect("summary")).insert(id, (g, Elem::Tuple(tuple)));
-        st.cache.retain(|(_, o), _| *o != sum);
     }
 
     fn rename_tuple(&self, o: usize, t: &Tuple, from: usize, to: usize) -> Tuple {
@@ -1021,16 +1049,21 @@ impl<'a> Encoder<'a> {
 
     /// The candidate cells an access of type `s` at `addr` may hit: (object, offset).
     fn candidates(&self, addr: &BV, s: Scalar) -> Vec<(usize, u64)> {
-        if let Some(a) = addr.as_u64() {
-            let Some(o) = Memory::object_of(a) else {
-                return vec![];
-            };
-            let off = a & 0xFFFF;
-            return (self.mem.objects.get(o).into_iter())
-                .flat_map(|obj| obj.cells.iter())
-                .filter(|c| c.off == off && c.off != ALIVE && c.ty.fits(s))
-                .map(|c| (o, c.off))
-                .collect();
+        if let Some(values) = constant_values(addr) {
+            let mut out = vec![];
+            for a in values {
+                let Some(o) = Memory::object_of(a) else {
+                    continue;
+                };
+                let off = a & 0xFFFF;
+                out.extend(
+                    (self.mem.objects.get(o).into_iter())
+                        .flat_map(|obj| obj.cells.iter())
+                        .filter(|c| c.off == off && c.off != ALIVE && c.ty.fits(s))
+                        .map(|c| (o, c.off)),
+                );
+            }
+            return out;
         }
         let mut out = vec![];
         for (o, obj) in self.mem.objects.iter().enumerate() {
@@ -1300,6 +1333,47 @@ impl<'a> Encoder<'a> {
 }
 
 /// Whether address `addr` points into object `o`.
+/// The values an address term can take, when it is built from constants by if-then-else and
+/// additions (a pointer that is NULL or one object's address, renamed by folds): `None` when
+/// it depends on anything else or is too large to enumerate.
+fn constant_values(addr: &BV) -> Option<BTreeSet<u64>> {
+    let mut budget = 256;
+    values_of(addr, &mut budget)
+}
+
+fn values_of(x: &BV, budget: &mut u32) -> Option<BTreeSet<u64>> {
+    if let Some(c) = x.as_u64() {
+        return Some(BTreeSet::from([c]));
+    }
+    *budget = budget.checked_sub(1)?;
+    let decl = x.safe_decl().ok()?;
+    let kids = x.children();
+    let bv = |i: usize| kids.get(i).and_then(|k| k.as_bv());
+    let out: BTreeSet<u64> = match decl.kind() {
+        DeclKind::Ite => {
+            let mut s = values_of(&bv(1)?, budget)?;
+            s.extend(values_of(&bv(2)?, budget)?);
+            s
+        }
+        DeclKind::Badd => {
+            let mask = u64::MAX >> (64 - x.get_size());
+            let mut sums = BTreeSet::from([0u64]);
+            for i in 0..kids.len() {
+                let v = values_of(&bv(i)?, budget)?;
+                sums = (sums.iter())
+                    .flat_map(|u| v.iter().map(move |w| u.wrapping_add(*w) & mask))
+                    .collect();
+                if sums.len() > 64 {
+                    return None;
+                }
+            }
+            sums
+        }
+        _ => return None,
+    };
+    (out.len() <= 64).then_some(out)
+}
+
 fn points_into(addr: &BV, o: usize) -> Bool {
     let obj = addr.bvlshr(BV::from_u64(16, PTR_BITS));
     obj.eq(BV::from_u64(o as u64 + 1, PTR_BITS))

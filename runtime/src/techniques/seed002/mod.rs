@@ -57,11 +57,12 @@ impl Default for Seed002 {
 /// The share of the engine's budget the memory-safety proof may use.
 const SAFETY_SHARE: f64 = 0.3;
 
-/// The sampling time of the memory-safety proof: a tenth of a second finds the samples of
-/// the programs built by one function, and longer sampling of a `main` that builds and walks
-/// a list runs to its cap without a sample of four nodes (the exploration is breadth-first in
-/// the number of choices) while taking most of the engine's time.
-const SAFETY_SAMPLING: Duration = Duration::from_millis(100);
+/// The sampling bound of the memory-safety proof, in exploration steps (a step bound, so
+/// that the proof does not depend on the machine's load): a few hundred steps find the
+/// samples of the programs built by one function, and longer sampling of a `main` that builds
+/// and walks a list runs to its cap without a sample of four nodes (the exploration is
+/// breadth-first in the number of choices) while taking most of the engine's time.
+const SAFETY_SAMPLING: u64 = 300;
 
 impl Engine for Seed002 {
     fn name(&self) -> &'static str {
@@ -97,7 +98,8 @@ impl Seed002 {
     /// proof is only a first step of this engine.
     pub fn safety_config(base: LazyConfig) -> LazyConfig {
         LazyConfig {
-            sample_timeout: SAFETY_SAMPLING,
+            sample_steps: SAFETY_SAMPLING,
+            sample_timeout: Duration::from_secs(2),
             ..base
         }
     }
