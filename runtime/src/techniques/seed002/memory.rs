@@ -257,12 +257,11 @@ fn flowed_pointee(flat: &Flat, lhs: &Expr) -> Option<Type> {
     loop {
         let before = holders.len();
         for edge in &flat.edges {
-            if let Op::Assign { lhs, rhs } = &edge.op {
-                if let (ExprKind::Var(x), Some(y)) = (&lhs.kind, copied_var(rhs)) {
-                    if holders.contains(&y) {
-                        holders.insert(*x);
-                    }
-                }
+            if let Op::Assign { lhs, rhs } = &edge.op
+                && let (ExprKind::Var(x), Some(y)) = (&lhs.kind, copied_var(rhs))
+                && holders.contains(&y)
+            {
+                holders.insert(*x);
             }
         }
         if holders.len() == before {
