@@ -175,7 +175,14 @@ fn objects_of_an_allocating_helper_are_laid_out_and_never_assumed_away() {
     let proved = verify(&dir.join("helper_alloc.c"), "template", "60");
     assert_eq!(verdict(&proved), "TRUE", "{proved}");
     assert!(proved.contains("7 <= site0@"), "{proved}");
-    for twin in ["helper_alloc_bug.c", "untyped_alloc_bug.c"] {
+    let field = verify(&dir.join("helper_alloc_field.c"), "template", "60");
+    assert_eq!(verdict(&field), "TRUE", "{field}");
+    assert!(field.contains(".recent.key at line"), "{field}");
+    for twin in [
+        "helper_alloc_bug.c",
+        "helper_alloc_field_bug.c",
+        "untyped_alloc_bug.c",
+    ] {
         let out = verify(&dir.join(twin), "template", "60");
         assert_eq!(verdict(&out), "UNKNOWN", "{twin}:\n{out}");
         assert!(!out.contains("unreachable"), "{twin}:\n{out}");

@@ -96,8 +96,10 @@ struct State {
     /// The object a pointer register's value (token) points to in a summary, once read.
     cache: BTreeMap<(u32, usize), Tuple>,
     /// The element a pointer value (token) last wrote into a summary: its object's state
-    /// until the pointer writes again, which replaces it.
-    written: BTreeMap<(u32, usize), u32>,
+    /// until the pointer writes again, which replaces it; with a condition when the element
+    /// is the pointer's object only where it holds (the recent object a fold added, for a
+    /// pointer that may have pointed to it).
+    written: BTreeMap<(u32, usize), (u32, Option<Bool>)>,
 }
 
 /// Where an lvalue lives.
@@ -821,9 +823,9 @@ impl<'a> Encoder<'a> {
                     let into = Bool::and(&[st.guard.clone(), points_into(&p, o)]);
                     self.undefined(into, "a free of a summarised object");
                     if let Some(t) = token
-                        && let Some(id) = st.written.remove(&(t, o))
+                        && let Some(prev) = st.written.remove(&(t, o))
                     {
-                        st.sums.get_mut(&o).expect("summary").remove(&id);
+                        retire(st.sums.get_mut(&o).expect("summary"), prev);
                     }
                     st.cache.retain(|(_, co), _| *co != o);
                 }
@@ -929,9 +931,11 @@ impl<'a> Encoder<'a> {
         let tuple: Tuple = (self.mem.objects[recent].cells.iter())
             .map(|c| (c.off, st.cells[&(recent, c.off)].clone()))
             .collect();
+        let mut recent_holders = vec![];
         for (token, was_recent) in holders {
             // A pointer to the recent object after it was freed reads as any member did.
             let was_recent = Bool::and(&[was_recent, alive.clone()]);
+            recent_holders.push((token, was_recent.clone()));
             let old = match st.cache.get(&(token, sum)) {
                 Some(t) => t.clone(),
                 None => {
@@ -948,6 +952,11 @@ impl<'a> Encoder<'a> {
         let g = Bool::and(&[st.guard.clone(), alive]);
         let id = self.token();
         (st.sums.get_mut(&sum).expect("summary")).insert(id, (g, Elem::Tuple(tuple)));
+        for (token, was_recent) in recent_holders {
+            // The member just added is this pointer's object where it pointed to the recent
+            // one: its next write there replaces that state.
+            st.written.insert((token, sum), (id, Some(was_recent)));
+        }
     }
 
     fn rename_tuple(&self, o: usize, t: &Tuple, from: usize, to: usize) -> Tuple {
@@ -1230,11 +1239,11 @@ impl<'a> Encoder<'a> {
         let id = self.token();
         let set = st.sums.get_mut(&o).expect("summary");
         if let Some(tok) = token
-            && let Some(prev) = st.written.insert((tok, o), id)
+            && let Some(prev) = st.written.insert((tok, o), (id, None))
         {
             // The object's state after this pointer's previous write is gone: the same
             // pointer value wrote it again.
-            set.remove(&prev);
+            retire(set, prev);
         }
         set.insert(id, (g, Elem::Tuple(t.clone())));
         // Other pointers into the summary may reach the object written.
@@ -1333,6 +1342,22 @@ impl<'a> Encoder<'a> {
 }
 
 /// Whether address `addr` points into object `o`.
+/// Takes a pointer's previous state of its object out of a summary's value set: the element
+/// leaves the set, or, when it was the pointer's object only under a condition, stays a
+/// member only where the condition fails.
+fn retire(set: &mut BTreeMap<u32, (Bool, Elem)>, (id, when): (u32, Option<Bool>)) {
+    match when {
+        None => {
+            set.remove(&id);
+        }
+        Some(c) => {
+            if let Some((g, _)) = set.get_mut(&id) {
+                *g = Bool::and(&[g.clone(), c.not()]);
+            }
+        }
+    }
+}
+
 /// The values an address term can take, when it is built from constants by if-then-else and
 /// additions (a pointer that is NULL or one object's address, renamed by folds): `None` when
 /// it depends on anything else or is too large to enumerate.

@@ -247,33 +247,38 @@ impl Memory {
 }
 
 /// The type of the objects of an allocation stored through a `void *` (an allocating helper
-/// such as `safe_malloc`): the one pointee type of the pointer variables the result is copied
-/// into, directly or through casts and returns; `None` when there is none or they disagree.
+/// such as `safe_malloc`): the one pointee type of the pointers (variables or fields) the
+/// result is copied into, directly or through casts and returns; `None` when there is none
+/// or they disagree.
 fn flowed_pointee(flat: &Flat, lhs: &Expr) -> Option<Type> {
     let ExprKind::Var(v) = lhs.kind else {
         return None;
     };
     let mut holders = BTreeSet::from([v]);
+    // The pointer types of the places the value is stored in, variables or not.
+    let mut types: Vec<&Type> = vec![&lhs.ty];
     loop {
         let before = holders.len();
+        types.truncate(1);
         for edge in &flat.edges {
             if let Op::Assign { lhs, rhs } = &edge.op
-                && let (ExprKind::Var(x), Some(y)) = (&lhs.kind, copied_var(rhs))
-                && holders.contains(&y)
+                && copied_var(rhs).is_some_and(|y| holders.contains(&y))
             {
-                holders.insert(*x);
+                types.push(&lhs.ty);
+                if let ExprKind::Var(x) = lhs.kind {
+                    holders.insert(x);
+                }
             }
         }
         if holders.len() == before {
             break;
         }
     }
-    let mut types = holders
-        .iter()
-        .filter_map(|h| flat.prog.vars[h.0 as usize].ty.pointee())
+    let mut pointees = (types.into_iter())
+        .filter_map(|t| t.pointee())
         .filter(|t| !matches!(t, Type::Void | Type::Int(_)));
-    let first = types.next()?.clone();
-    types.all(|t| *t == first).then_some(first)
+    let first = pointees.next()?.clone();
+    pointees.all(|t| *t == first).then_some(first)
 }
 
 /// The variable an expression copies, looking through casts.
