@@ -202,3 +202,34 @@ fn a_pointer_keeps_its_object_when_its_site_allocates_again() {
     let twin = verify(&dir.join("split_recent_bug.c"), "template", "60");
     assert_eq!(verdict(&twin), "UNKNOWN", "{twin}");
 }
+
+/// A pointer to a site's most recent object, freed before the site allocates again, must
+/// dangle, not join the summary (whose objects live): the read through it below is a use
+/// after free, and the template engine once proved this program TRUE.
+#[test]
+fn a_pointer_to_a_freed_recent_object_dangles_after_the_next_allocation() {
+    let text = "extern int __VERIFIER_nondet_int(void);\n\
+        extern void reach_error(void);\n\
+        #include <stdlib.h>\n\
+        struct s { int v; };\n\
+        int main(void) {\n\
+          struct s *q = 0;\n\
+          while (__VERIFIER_nondet_int()) {\n\
+            struct s *p = malloc(sizeof(struct s));\n\
+            if (!p) return 0;\n\
+            p->v = 2;\n\
+            if (q && q->v != 1) reach_error();\n\
+            p->v = 1;\n\
+            q = p;\n\
+            free(p);\n\
+          }\n\
+          return 0;\n\
+        }\n";
+    let dir = std::env::temp_dir().join(format!("shapecheck-uaf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("uaf_after_fold.c");
+    std::fs::write(&file, text).unwrap();
+    let out = verify(&file, "template", "60");
+    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

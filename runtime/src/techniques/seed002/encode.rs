@@ -78,7 +78,7 @@ struct HeadElem {
     regs: BTreeMap<VarId, BV>,
     cells: BTreeMap<(usize, u64), BV>,
     live: Vec<Option<Bool>>,
-    renames: Vec<(usize, usize)>,
+    renames: Vec<Fold>,
 }
 
 type Tuple = BTreeMap<u64, BV>;
@@ -571,10 +571,10 @@ impl<'a> Encoder<'a> {
                     let value = self.combine(terms, get);
                     conds.push(self.tpl.holds(*r, &value, &h.live));
                 }
-                for (from, to) in &h.renames {
+                for fold in &h.renames {
                     for (off, v) in u.iter_mut() {
                         if self.mem.cell(o, *off).ty == Scalar::Ptr {
-                            *v = rename(v, *from, *to);
+                            *v = fold.rename(v);
                         }
                     }
                 }
@@ -876,6 +876,12 @@ impl<'a> Encoder<'a> {
     /// focused on a member of the summary keeps that member: the fold only adds a member.
     fn fold(&mut self, st: &mut State, recent: usize, sum: usize) {
         let alive = st.cells[&(recent, ALIVE)].eq(BV::from_u64(1, 8));
+        let fold = Fold {
+            recent,
+            sum,
+            alive: alive.clone(),
+            dangling: self.mem.objects.len(),
+        };
         let prog = &self.flat.prog;
         let pointers = |st: &State| -> Vec<Val> {
             (st.regs.iter())
@@ -889,7 +895,7 @@ impl<'a> Encoder<'a> {
             .collect();
         for (r, v) in st.regs.iter_mut() {
             if matches!(prog.var(*r).ty, Type::Ptr(_)) {
-                v.bv = rename(&v.bv, recent, sum);
+                v.bv = fold.rename(&v.bv);
             }
         }
         let ptr_cells: Vec<(usize, u64)> = (st.cells.keys())
@@ -897,7 +903,7 @@ impl<'a> Encoder<'a> {
             .copied()
             .collect();
         for k in ptr_cells {
-            let v = rename(&st.cells[&k], recent, sum);
+            let v = fold.rename(&st.cells[&k]);
             st.cells.insert(k, v);
         }
         let sums: Vec<usize> = st.sums.keys().copied().collect();
@@ -906,10 +912,10 @@ impl<'a> Encoder<'a> {
             let mut set = BTreeMap::new();
             for (_, (g, e)) in old {
                 let e = match e {
-                    Elem::Tuple(t) => Elem::Tuple(self.rename_tuple(o, &t, recent, sum)),
+                    Elem::Tuple(t) => Elem::Tuple(self.rename_tuple(o, &t, &fold)),
                     Elem::Head(h) => {
                         let mut renames = h.renames.clone();
-                        renames.push((recent, sum));
+                        renames.push(fold.clone());
                         Elem::Head(std::rc::Rc::new(HeadElem {
                             rows: h.rows.clone(),
                             regs: h.regs.clone(),
@@ -925,7 +931,7 @@ impl<'a> Encoder<'a> {
         }
         let keys: Vec<(u32, usize)> = st.cache.keys().copied().collect();
         for k in keys {
-            let t = self.rename_tuple(k.1, &st.cache[&k], recent, sum);
+            let t = self.rename_tuple(k.1, &st.cache[&k], &fold);
             st.cache.insert(k, t);
         }
         let tuple: Tuple = (self.mem.objects[recent].cells.iter())
@@ -959,11 +965,11 @@ impl<'a> Encoder<'a> {
         }
     }
 
-    fn rename_tuple(&self, o: usize, t: &Tuple, from: usize, to: usize) -> Tuple {
+    fn rename_tuple(&self, o: usize, t: &Tuple, fold: &Fold) -> Tuple {
         (t.iter())
             .map(|(off, v)| {
                 let v = if self.mem.cell(o, *off).ty == Scalar::Ptr {
-                    rename(v, from, to)
+                    fold.rename(v)
                 } else {
                     v.clone()
                 };
@@ -1413,11 +1419,34 @@ fn summary_of(terms: &[(i64, Term)]) -> Option<usize> {
 }
 
 /// `x` with addresses into object `from` moved to object `to`.
-fn rename(x: &BV, from: usize, to: usize) -> BV {
-    let obj = x.bvlshr(BV::from_u64(16, PTR_BITS));
-    let is_from = obj.eq(BV::from_u64(from as u64 + 1, PTR_BITS));
-    let delta = Memory::addr(to, 0).wrapping_sub(Memory::addr(from, 0));
-    is_from.ite(&x.bvadd(BV::from_u64(delta, PTR_BITS)), x)
+/// One fold of a recent object into its summary, as a renaming of pointers.
+#[derive(Clone)]
+struct Fold {
+    recent: usize,
+    sum: usize,
+    /// Whether the recent object lived when it was folded.
+    alive: Bool,
+    /// The pseudo-object (no object's number) that pointers to a freed recent object are
+    /// moved to: they dangle, and every access through them is invalid.
+    dangling: usize,
+}
+
+impl Fold {
+    /// `x` with addresses into the recent object moved into the summary, or, where the recent
+    /// object was already freed, into the dangling pseudo-object (not into the summary, whose
+    /// objects live: a use after free through such a pointer would pass unnoticed).
+    fn rename(&self, x: &BV) -> BV {
+        let obj = x.bvlshr(BV::from_u64(16, PTR_BITS));
+        let is_from = obj.eq(BV::from_u64(self.recent as u64 + 1, PTR_BITS));
+        let base = Memory::addr(self.recent, 0);
+        let to = |o: usize| {
+            x.bvadd(BV::from_u64(
+                Memory::addr(o, 0).wrapping_sub(base),
+                PTR_BITS,
+            ))
+        };
+        is_from.ite(&self.alive.ite(&to(self.sum), &to(self.dangling)), x)
+    }
 }
 
 /// The value of one of several states: `g1 ? v1 : g2 ? v2 : ... : vk`.
