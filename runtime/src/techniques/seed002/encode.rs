@@ -466,7 +466,7 @@ impl<'a> Encoder<'a> {
     fn live(&self, st: &State) -> Vec<Option<Bool>> {
         (self.tpl.universe.iter())
             .map(|(addr, _)| {
-                let o = Memory::object_of(*addr)?;
+                let o = Memory::object_of(*addr).filter(|o| *o < self.mem.objects.len())?;
                 self.alive(st, o, 0)
             })
             .collect()

@@ -189,11 +189,19 @@ fn prove(task: &Task, safe: Option<&str>, details: &mut Vec<String>) -> Result<V
     }
 }
 
-/// The addresses points-to rows range over: NULL and the start of every object.
+/// The addresses points-to rows range over: NULL, the start of every object, and the
+/// dangling address of pointers to freed objects that a fold leaves behind.
 fn universe(mem: &Memory) -> Vec<(u64, String)> {
     let mut out = vec![(0, "NULL".to_string())];
     for (o, obj) in mem.objects.iter().enumerate() {
         out.push((Memory::addr(o, 0), format!("&{}", obj.name)));
+    }
+    if mem.sites.iter().any(|s| s.in_loop) {
+        // Where a fold moves the pointers to a freed recent object (`encode::Fold`).
+        out.push((
+            Memory::addr(mem.objects.len(), 0),
+            "(a freed object)".into(),
+        ));
     }
     out
 }
