@@ -11,7 +11,9 @@
 //! fresh value constrained to the summary's set: the row assumed at the loop head joined with
 //! the values written since (the weak update); reads through an unchanged pointer register
 //! reuse the value (the paper's `drf` reuse). An allocation in a loop folds the most recent
-//! object into the summary and renames every pointer to it.
+//! object into the summary and renames every pointer to it: into the summary (a pointer
+//! register keeps reading that member) while it lives, to a dangling address once freed.
+//! An address built of constants accesses only the objects it denotes.
 
 use super::flat::Flat;
 use super::memory::{ALIVE, Memory, ObjKind, PTR_BITS, Scalar};
