@@ -885,15 +885,12 @@ impl<'a> Encoder<'a> {
             dangling: self.mem.objects.len(),
         };
         let prog = &self.flat.prog;
-        let pointers = |st: &State| -> Vec<Val> {
-            (st.regs.iter())
-                .filter(|(r, _)| matches!(prog.var(**r).ty, Type::Ptr(_)))
-                .map(|(_, v)| v.clone())
-                .collect()
-        };
-        let holders: BTreeMap<u32, Bool> = (pointers(st).into_iter())
-            .map(|v| (v.token, points_into(&v.bv, recent)))
+        // The pointer values (by token) that may point to the recent object, renamed.
+        let holders: BTreeMap<u32, (Bool, BV)> = (st.regs.iter())
+            .filter(|(r, _)| matches!(prog.var(**r).ty, Type::Ptr(_)))
+            .map(|(_, v)| (v, points_into(&v.bv, recent)))
             .filter(|(_, was)| was.simplify().as_bool() != Some(false))
+            .map(|(v, was)| (v.token, (was, fold.rename(&v.bv))))
             .collect();
         for (r, v) in st.regs.iter_mut() {
             if matches!(prog.var(*r).ty, Type::Ptr(_)) {
@@ -940,16 +937,15 @@ impl<'a> Encoder<'a> {
             .map(|c| (c.off, st.cells[&(recent, c.off)].clone()))
             .collect();
         let mut recent_holders = vec![];
-        for (token, was_recent) in holders {
-            // A pointer to the recent object after it was freed reads as any member did.
+        for (token, (was_recent, now)) in holders {
+            // A pointer to the recent object after it was freed dangles (see `Fold`).
             let was_recent = Bool::and(&[was_recent, alive.clone()]);
             recent_holders.push((token, was_recent.clone()));
             let old = match st.cache.get(&(token, sum)) {
                 Some(t) => t.clone(),
                 None => {
-                    let at = pointers(st).into_iter().find(|v| v.token == token);
-                    let at = at.map_or(Bool::from_bool(false), |v| points_into(&v.bv, sum));
-                    self.focus(st, &Bool::and(&[at, was_recent.not()]), sum, None)
+                    let at = Bool::and(&[points_into(&now, sum), was_recent.not()]);
+                    self.focus(st, &at, sum, None)
                 }
             };
             let merged = (tuple.iter())
@@ -1066,43 +1062,35 @@ impl<'a> Encoder<'a> {
 
     /// The candidate cells an access of type `s` at `addr` may hit: (object, offset).
     fn candidates(&self, addr: &BV, s: Scalar) -> Vec<(usize, u64)> {
-        if let Some(values) = constant_values(addr) {
-            let mut out = vec![];
-            for a in values {
-                let Some(o) = Memory::object_of(a) else {
-                    continue;
-                };
-                let off = a & 0xFFFF;
-                out.extend(
-                    (self.mem.objects.get(o).into_iter())
-                        .flat_map(|obj| obj.cells.iter())
-                        .filter(|c| c.off == off && c.off != ALIVE && c.ty.fits(s))
-                        .map(|c| (o, c.off)),
-                );
-            }
-            return out;
+        let hit = |o: usize, off: Option<u64>| {
+            (self.mem.objects.get(o).into_iter())
+                .flat_map(|obj| obj.cells.iter())
+                .filter(move |c| off.is_none_or(|off| c.off == off))
+                .filter(|c| c.off != ALIVE && c.ty.fits(s))
+                .map(move |c| (o, c.off))
+        };
+        match constant_values(addr) {
+            Some(values) => (values.into_iter())
+                .filter_map(|a| Some((Memory::object_of(a)?, a & 0xFFFF)))
+                .flat_map(|(o, off)| hit(o, Some(off)))
+                .collect(),
+            None => (0..self.mem.objects.len())
+                .flat_map(|o| hit(o, None))
+                .collect(),
         }
-        let mut out = vec![];
-        for (o, obj) in self.mem.objects.iter().enumerate() {
-            for c in &obj.cells {
-                if c.off != ALIVE && c.ty.fits(s) {
-                    out.push((o, c.off));
-                }
-            }
-        }
-        out
     }
 
-    /// An access of type `s` at `addr` must hit a cell of a live object: records the
+    /// An access at `addr` must hit one of its candidate cells `cands`, in a live object:
+    /// records the
     /// undefined behaviour where it does not. When every run is known to be memory safe, it
     /// assumes that the access hits a live object (the runs where it does not are spurious:
     /// the abstraction let a pointer reach a freed or absent object that no concrete run
     /// dereferences), but not that the object's layout has a cell of type `s` there: the
     /// shape analysis knows blocks, not the types this encoding gives them, so an access the
     /// layout misses stays an obligation.
-    fn check_access(&mut self, st: &mut State, addr: &BV, s: Scalar) {
+    fn check_access(&mut self, st: &mut State, addr: &BV, cands: &[(usize, u64)]) {
         let mut valid = vec![];
-        for (o, off) in self.candidates(addr, s) {
+        for &(o, off) in cands {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
             match self.alive(st, o, off) {
                 Some(alive) => valid.push(Bool::and(&[at, alive])),
@@ -1145,9 +1133,10 @@ impl<'a> Encoder<'a> {
     }
 
     fn read(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar) -> BV {
-        self.check_access(st, addr, s);
+        let cands = self.candidates(addr, s);
+        self.check_access(st, addr, &cands);
         let mut value = self.fresh("invalid_read", s.bits());
-        for (o, off) in self.candidates(addr, s).into_iter().rev() {
+        for (o, off) in cands.into_iter().rev() {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
             let v = match self.mem.objects[o].kind {
                 ObjKind::Summary(_) => {
@@ -1206,9 +1195,10 @@ impl<'a> Encoder<'a> {
     }
 
     fn write(&mut self, st: &mut State, addr: &BV, token: Option<u32>, s: Scalar, v: BV) {
-        self.check_access(st, addr, s);
+        let cands = self.candidates(addr, s);
+        self.check_access(st, addr, &cands);
         let mut summaries: BTreeMap<usize, Vec<(u64, Bool, BV)>> = BTreeMap::new();
-        for (o, off) in self.candidates(addr, s) {
+        for (o, off) in cands {
             let at = addr.eq(BV::from_u64(Memory::addr(o, off), PTR_BITS));
             let cell_bits = self.mem.cell(o, off).ty.bits();
             let v = resize_bits(v.clone(), false, cell_bits);
@@ -1349,7 +1339,6 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// Whether address `addr` points into object `o`.
 /// Takes a pointer's previous state of its object out of a summary's value set: the element
 /// leaves the set, or, when it was the pointer's object only under a condition, stays a
 /// member only where the condition fails.
@@ -1407,6 +1396,7 @@ fn values_of(x: &BV, budget: &mut u32) -> Option<BTreeSet<u64>> {
     (out.len() <= 64).then_some(out)
 }
 
+/// Whether address `addr` points into object `o`.
 fn points_into(addr: &BV, o: usize) -> Bool {
     let obj = addr.bvlshr(BV::from_u64(16, PTR_BITS));
     obj.eq(BV::from_u64(o as u64 + 1, PTR_BITS))
@@ -1420,7 +1410,6 @@ fn summary_of(terms: &[(i64, Term)]) -> Option<usize> {
     })
 }
 
-/// `x` with addresses into object `from` moved to object `to`.
 /// One fold of a recent object into its summary, as a renaming of pointers.
 #[derive(Clone)]
 struct Fold {

@@ -132,11 +132,11 @@ impl Memory {
             register: vec![false; prog.vars.len()],
             var_object: vec![None; prog.vars.len()],
             sites: vec![],
-            taken: taken.clone(),
+            taken,
         };
         for (i, v) in prog.vars.iter().enumerate() {
             let id = VarId(i as u32);
-            if Scalar::of(&v.ty).is_some() && !taken.contains(&id) {
+            if Scalar::of(&v.ty).is_some() && !mem.taken.contains(&id) {
                 mem.register[i] = true;
                 continue;
             }
