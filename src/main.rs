@@ -92,6 +92,10 @@ struct VerifyArgs {
     /// The data model: ILP32 (32-bit long and pointers) or LP64 (64-bit).
     #[arg(long, value_enum, default_value_t = Model::Ilp32)]
     data_model: Model,
+    /// Whether `malloc` and `calloc` may return NULL (`may-fail`, as the C standard allows)
+    /// or always succeed (`never-fails`, SV-COMP's rule for the tasks written under it).
+    #[arg(long, value_enum, default_value_t = Malloc::MayFail)]
+    malloc: Malloc,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -166,6 +170,15 @@ impl Model {
             Model::Lp64 => shapecheck_runtime::program::ir::DataModel::Lp64,
         }
     }
+}
+
+/// The allocation model of `verify --malloc` and `bench --malloc`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Malloc {
+    /// `malloc` and `calloc` may return NULL.
+    MayFail,
+    /// Every allocation succeeds.
+    NeverFails,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -282,7 +295,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         }
     };
     let deadline = shapecheck_runtime::engine::budget::get().deadline;
-    let prog = match frontend::load_with(&args.file, args.data_model.data_model(), deadline) {
+    let mut prog = match frontend::load_with(&args.file, args.data_model.data_model(), deadline) {
         Ok(p) => p,
         Err(e) if e.kind == FrontendErrorKind::Limit => {
             let r = report::Report::undecided(&checks, &e.message);
@@ -294,6 +307,7 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    prog.alloc_may_fail = args.malloc == Malloc::MayFail;
     let domain = match crate::specs::domain(args.spec.as_deref(), args.with_library) {
         Ok(d) => d,
         Err(e) => {

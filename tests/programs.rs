@@ -11,6 +11,7 @@ struct Case {
     expect: String,
     reason: Option<String>,
     model: Option<String>,
+    malloc: Option<String>,
 }
 
 fn header(text: &str, key: &str) -> Option<String> {
@@ -51,12 +52,14 @@ fn cases() -> Vec<Case> {
                 .unwrap_or_else(|| panic!("{}: no expect:", file.display()));
             let reason = header(&text, "expect-reason:");
             let model = header(&text, "data-model:");
+            let malloc = header(&text, "malloc:");
             out.push(Case {
                 file,
                 check,
                 expect,
                 reason,
                 model,
+                malloc,
             });
         }
     }
@@ -68,6 +71,7 @@ fn run(c: &Case) -> Option<String> {
     let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
         .args(["verify", "--timeout", "60", "--check", &c.check])
         .args(["--data-model", c.model.as_deref().unwrap_or("ILP32")])
+        .args(["--malloc", c.malloc.as_deref().unwrap_or("may-fail")])
         .arg(&c.file)
         .output()
         .expect("run shapecheck");

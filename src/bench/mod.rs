@@ -67,6 +67,12 @@ pub struct BenchArgs {
     /// (repeatable).
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     pub verifier_arg: Vec<String>,
+    /// The allocation model for every `verify` call. SV-COMP's rules said until 2025 that
+    /// `malloc` never returns NULL, and the tasks' expected verdicts were written under that
+    /// rule; tasks written since guard every allocation (`safe_malloc`), so both models give
+    /// them the same verdict.
+    #[arg(long, value_enum, default_value_t = crate::Malloc::NeverFails)]
+    pub malloc: crate::Malloc,
     /// A spec file for every `verify` call (checked once here; see `verify --spec`).
     #[arg(long, value_name = "FILE")]
     pub spec: Option<PathBuf>,
@@ -78,6 +84,9 @@ pub struct BenchArgs {
 /// The `verify` arguments of every pair: `--spec` (absolute, checked first) and the extras.
 fn verifier_args(args: &BenchArgs) -> Result<Vec<std::ffi::OsString>, String> {
     let mut out = vec![];
+    if args.malloc == crate::Malloc::NeverFails {
+        out.push("--malloc=never-fails".into());
+    }
     if let Some(spec) = &args.spec {
         crate::specs::load_file(spec, args.with_library)
             .map_err(|d| format!("the spec does not check:\n{d}"))?;
@@ -301,6 +310,7 @@ esac"#;
             json: None,
             verbose: true,
             verifier_arg: vec![],
+            malloc: crate::Malloc::MayFail,
             spec: None,
             with_library: false,
         }
@@ -442,6 +452,9 @@ esac"#;
                 "shape"
             ]
         );
+        a.malloc = crate::Malloc::NeverFails;
+        let first = verifier_args(&a).unwrap().remove(0);
+        assert_eq!(first, "--malloc=never-fails");
         fs::write(&spec, "predicate p[f](v) := exists w. g(v, w);\n").unwrap();
         let err = verifier_args(&a).unwrap_err();
         assert!(err.contains("my.shape:1:"), "{err}");

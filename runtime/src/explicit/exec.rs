@@ -747,6 +747,10 @@ impl<'p> Exec<'p> {
             }
             return vec![self.finish_alloc(st, lhs, Ptr::Addr(b, 0), line)];
         }
+        if !self.prog.alloc_may_fail {
+            let b = st.mem.alloc(BlockKind::Heap, size, zeroed, line, "");
+            return vec![self.finish_alloc(st, lhs, Ptr::Addr(b, 0), line)];
+        }
         // The allocation may fail: a fresh input decides (0: success).
         let fail = self.fresh(&mut st, IntTy::BOOL);
         let mut out = vec![];

@@ -434,9 +434,10 @@ impl Expr {
 /// How a heap or stack block is allocated.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AllocKind {
-    /// `malloc`: may fail (returns NULL), contents uninitialised.
+    /// `malloc`: contents uninitialised; may fail (returns NULL) unless the program's
+    /// `alloc_may_fail` says otherwise.
     Malloc,
-    /// `calloc`: may fail, contents zero.
+    /// `calloc`: contents zero; may fail like `malloc`.
     Calloc,
     /// `alloca`: a stack block released when the frame returns.
     Alloca,
@@ -629,6 +630,9 @@ pub struct Program {
     pub file: String,
     /// The sizes of `long` and pointers.
     pub model: DataModel,
+    /// Whether `malloc` and `calloc` may fail (return NULL), as the C standard allows; when
+    /// false, every allocation succeeds (SV-COMP's rule for the tasks written under it).
+    pub alloc_may_fail: bool,
 }
 
 impl Program {

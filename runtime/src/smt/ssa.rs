@@ -362,7 +362,7 @@ impl<'p> Enc<'p> {
             Builtin::Alloc(kind) => {
                 self.allocs += 1;
                 let a = Int::from_i64(self.allocs * ALLOC_STRIDE);
-                let r = if kind == AllocKind::Alloca {
+                let r = if kind == AllocKind::Alloca || !self.prog.alloc_may_fail {
                     a.clone()
                 } else {
                     let r = Int::fresh_const("alloc");

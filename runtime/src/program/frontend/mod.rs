@@ -482,6 +482,7 @@ impl<'s> Lowerer<'s> {
             main,
             file: self.file,
             model: self.model,
+            alloc_may_fail: true,
         })
     }
 

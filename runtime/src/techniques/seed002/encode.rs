@@ -845,14 +845,18 @@ impl<'a> Encoder<'a> {
     }
 
     /// An allocation at `site`: folds the recent object into the summary (loops only), makes
-    /// the object anew and stores its address or NULL (the allocation may fail).
+    /// the object anew and stores its address or NULL (when the allocation may fail).
     fn allocate(&mut self, st: &mut State, site: usize, lhs: Option<&Expr>) -> R<()> {
         let s = self.mem.sites[site].clone();
         let (obj, summary) = s.objects;
         if let Some(sum) = summary {
             self.fold(st, obj, sum);
         }
-        let fail = Bool::fresh_const("alloc_fails");
+        let fail = if self.flat.prog.alloc_may_fail {
+            Bool::fresh_const("alloc_fails")
+        } else {
+            Bool::from_bool(false)
+        };
         for c in self.mem.objects[obj].cells.clone() {
             let bv = if c.off == ALIVE {
                 fail.ite(&BV::from_u64(0, 8), &BV::from_u64(1, 8))

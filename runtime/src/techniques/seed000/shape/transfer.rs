@@ -621,7 +621,11 @@ impl<'a> Transfer<'a> {
             }
             _ => return self.store(g, lhs, PVal::Unknown, line),
         };
-        let mut out = self.store(g.clone(), lhs, PVal::Null, line);
+        let mut out = if self.prog.alloc_may_fail {
+            self.store(g.clone(), lhs, PVal::Null, line)
+        } else {
+            vec![]
+        };
         let mut g1 = g;
         let u = g1.add_node(s);
         self.init_fields(&mut g1, u, s, zeroed);
