@@ -3,10 +3,10 @@
 //! Consumes a [`Task`] (its budget is the whole run's) and the engines' configurations;
 //! produces a [`Portfolio`] result: every [`Run`] in order and the final [`Verdict`].
 //!
-//! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow), then template
-//!   synthesis (unreach-call only) on a quarter of the time left, the lazy shape analysis on
-//!   half of what is then left, then the explicit engine with the rest; the first decided
-//!   verdict stands.
+//! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow; at most a fifth of
+//!   the time), then template synthesis (unreach-call only) on half of the time left,
+//!   the lazy shape analysis on half of what is then left, then the explicit engine with the
+//!   rest; the first decided verdict stands.
 //! - [`Mode::Only`]: one engine, with the whole budget.
 //! - [`Mode::Compare`]: every engine that supports the properties, each on an equal share of
 //!   the budget; they must not disagree. A TRUE against a replayed FALSE is a soundness bug:
@@ -42,6 +42,15 @@ pub struct Engines {
 
 /// Steps of the first, short explicit-heap run in auto mode.
 pub const FIRST_PASS_STEPS: u64 = 300_000;
+
+/// The share of the time the first explicit-heap run may take in auto mode (its steps can be
+/// slow: a path condition grows with every symbolic branch).
+pub const FIRST_PASS_SHARE: f64 = 0.2;
+
+/// The share of the time left after the first pass that template synthesis may take in auto
+/// mode (unreach-call only): it alone proves properties of heap data, and a synthesis that
+/// cannot succeed usually stops early.
+pub const TEMPLATE_SHARE: f64 = 0.5;
 
 /// The names `--engine` takes besides `auto` and `compare`.
 pub const ENGINES: [&str; 3] = ["explicit", "shape", "template"];
@@ -124,12 +133,16 @@ fn auto(task: &Task, engines: &Engines) -> Portfolio {
             ..full.limits.clone()
         },
     };
-    let mut runs = vec![first.run(task)];
+    let mut runs = vec![if staged {
+        first.run(&task.with_budget(task.budget.share(FIRST_PASS_SHARE)))
+    } else {
+        first.run(task)
+    }];
     if template_applies && !runs[0].verdict.decided() {
         runs.push(
             engines
                 .seed002
-                .run(&task.with_budget(task.budget.share(0.25))),
+                .run(&task.with_budget(task.budget.share(TEMPLATE_SHARE))),
         );
     }
     if !runs.iter().any(|r| r.verdict.decided()) {
