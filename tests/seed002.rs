@@ -233,3 +233,21 @@ fn a_pointer_to_a_freed_recent_object_dangles_after_the_next_allocation() {
     assert_eq!(verdict(&out), "UNKNOWN", "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The values of `window_values.c` lie in (base, base + 50); the samples the synthesis joins
+/// stop short of base + 49, and only narrowing to the exact extreme (a binary search over
+/// runs) gives the bound under which `base + 50` cannot overflow. Its allocations are
+/// unchecked, so the proof also needs SV-COMP's rule that allocation succeeds: where malloc
+/// may fail, the NULL dereference is undefined behaviour and no TRUE is possible.
+#[test]
+fn narrowing_finds_the_exact_bound_and_allocation_failure_rules_out_a_proof() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/unreach-call");
+    let never = ["--malloc", "never-fails"];
+    let proved = verify_with(&dir.join("window_values.c"), "template", "60", &never);
+    assert_eq!(verdict(&proved), "TRUE", "{proved}");
+    let twin = verify_with(&dir.join("window_values_bug.c"), "template", "60", &never);
+    assert_eq!(verdict(&twin), "UNKNOWN", "{twin}");
+    let may_fail = verify(&dir.join("window_values.c"), "template", "60");
+    assert_eq!(verdict(&may_fail), "UNKNOWN", "{may_fail}");
+    assert!(may_fail.contains("undefined behaviour"), "{may_fail}");
+}

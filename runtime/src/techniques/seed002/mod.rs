@@ -148,7 +148,11 @@ fn prove(task: &Task, safe: Option<&str>, details: &mut Vec<String>) -> Result<V
     if safe.is_some() {
         enc = enc.assume_memory_safe();
     }
+    let encoding = Instant::now();
     let enc = enc.run()?;
+    if synth::debugging() {
+        eprintln!("encoded in {:.2} s", encoding.elapsed().as_secs_f64());
+    }
     let found = synth::synthesise(&enc, &mut tpl, task.budget)?;
     let rounds = match found {
         Found::Safe { rounds }

@@ -8,7 +8,7 @@
 //! formula and the parameters as constants.
 
 use super::encode::Encoding;
-use super::template::Templates;
+use super::template::{Param, Templates};
 use crate::engine::Budget;
 use std::collections::{BTreeMap, BTreeSet};
 use z3::ast::Bool;
@@ -16,6 +16,10 @@ use z3::{Model, SatResult, Solver};
 
 /// The most parameter changes before giving up.
 const MAX_JOINS: usize = 2000;
+
+/// How often narrowing may move a narrowed row out to the extreme value a run gives it
+/// before the row gets its widened parameter back.
+const MAX_REGROWTHS: usize = 4;
 
 /// What the synthesis found.
 pub enum Found {
@@ -58,24 +62,19 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
             mine: &mine,
             budget,
         };
+        let begun = std::time::Instant::now();
         stage.solve(&solver, tpl, &mut rounds, &mut joins)?;
-        stage.narrow(&solver, tpl, &mut rounds)?;
+        let solved = begun.elapsed().as_secs_f64();
+        stage.narrow(&solver, tpl, &mut rounds, false)?;
+        if debugging() {
+            eprintln!(
+                "nest {nest}: solved in {solved:.2} s, narrowed in {:.2} s",
+                begun.elapsed().as_secs_f64() - solved
+            );
+        }
     }
     if debugging() {
-        let fix = tpl.fix();
-        for o in &enc.obligations {
-            solver.push();
-            for f in &fix {
-                solver.assert(f);
-            }
-            solver.assert(&o.guard);
-            eprintln!(
-                "obligation on {}: guard {:?}",
-                tpl.rows[o.row].what,
-                solver.check()
-            );
-            solver.pop(1);
-        }
+        dump_guards(&solver, enc, tpl);
     }
     let errors: Vec<Bool> = enc.errors.iter().map(|(g, _)| g.clone()).collect();
     let undefined: Vec<Bool> = enc.undefined.iter().map(|(g, _, _)| g.clone()).collect();
@@ -94,9 +93,12 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
             Some(_) => None,
             None => first_reachable(&solver, &fix, &undefined)?,
         };
+        if debugging() {
+            eprintln!("error call {error:?}, undefined behaviour {ub:?} under the invariant");
+        }
         match (error, ub) {
             (None, None) => break,
-            _ if !narrowed && whole.narrow(&solver, tpl, &mut rounds)? => {
+            _ if !narrowed && whole.narrow(&solver, tpl, &mut rounds, true)? => {
                 narrowed = true;
             }
             (Some(i), _) => return Ok(Found::ErrorReachable(enc.errors[i].1, rounds)),
@@ -107,8 +109,28 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
         }
     }
     let bad = Bool::or(&[Bool::or(&errors), Bool::or(&undefined)]);
+    let rechecking = std::time::Instant::now();
     recheck(enc, tpl, &violations, &bad, budget)?;
+    if debugging() {
+        eprintln!("re-checked in {:.2} s", rechecking.elapsed().as_secs_f64());
+    }
     Ok(Found::Safe { rounds })
+}
+
+/// Prints whether each obligation's guard is satisfiable under the current parameters (an
+/// unsatisfiable guard: the row's loop head is unreachable under the invariant).
+fn dump_guards(solver: &Solver, enc: &Encoding, tpl: &Templates) {
+    let fix = tpl.fix();
+    for o in &enc.obligations {
+        solver.push();
+        for f in &fix {
+            solver.assert(f);
+        }
+        solver.assert(&o.guard);
+        let r = solver.check();
+        eprintln!("obligation on {}: guard {r:?}", tpl.rows[o.row].what);
+        solver.pop(1);
+    }
 }
 
 /// The obligations of one loop nest (or of the whole program), solved together.
@@ -161,15 +183,19 @@ impl Stage<'_> {
     }
 
     /// Narrowing: sets every widened numeric row of these obligations to the bounds of the
-    /// values actually joined into it, then, Houdini-style, puts back the old parameter of
-    /// every narrowed row whose obligation a model violates, until none is violated.
-    /// Narrowing a row only strengthens what the others assume, so a violated obligation is
-    /// always one of a narrowed row. Returns whether any row stayed narrowed.
+    /// values actually joined into it (samples, so often short of the true bound), then,
+    /// while a model violates the obligation of a narrowed row, moves that row out to the
+    /// extreme value a run gives it (binary search; only when `regrow`, since each search
+    /// costs dozens of queries), or after a few such moves puts back its old parameter,
+    /// Houdini-style, until none is violated. Narrowing a row only
+    /// strengthens what the others assume, so a violated obligation is always one of a
+    /// narrowed row. Returns whether any row stayed narrowed.
     fn narrow(
         &self,
         solver: &Solver,
         tpl: &mut Templates,
         rounds: &mut usize,
+        regrow: bool,
     ) -> Result<bool, String> {
         let obligations = &self.enc.obligations;
         let rows: BTreeSet<usize> = self.mine.iter().map(|i| obligations[*i].row).collect();
@@ -179,20 +205,35 @@ impl Stage<'_> {
                 old.insert(r, std::mem::replace(&mut tpl.params[r], p));
             }
         }
-        'check: while !old.is_empty() {
-            let fix = tpl.fix();
-            // Only the obligations of narrowed rows can fail.
-            for &i in (self.mine.iter()).filter(|i| old.contains_key(&obligations[**i].row)) {
+        if debugging() {
+            for r in old.keys() {
+                eprintln!("narrowing {} to {}", tpl.rows[*r].what, tpl.show(*r));
+            }
+        }
+        let mut regrown: BTreeMap<usize, usize> = BTreeMap::new();
+        // Passes over the obligations of narrowed rows (only they can fail) until one pass
+        // finds none violated.
+        let mut clean = false;
+        while !clean && !old.is_empty() {
+            clean = true;
+            let mut fix = tpl.fix();
+            for &i in self.mine {
+                if !old.contains_key(&obligations[i].row) {
+                    continue;
+                }
                 self.budget.check().map_err(|e| e.to_string())?;
                 *rounds += 1;
                 let Some(model) = violating_model(solver, &fix, &self.violations[i], *rounds)?
                 else {
                     continue;
                 };
-                let failed: Vec<usize> = (obligations.iter().zip(self.violations))
-                    .filter(|(_, w)| model.eval(*w, true).and_then(|b| b.as_bool()) == Some(true))
-                    .map(|(o, _)| o.row)
-                    .filter(|r| old.contains_key(r))
+                clean = false;
+                let failed: Vec<usize> = (0..obligations.len())
+                    .filter(|j| old.contains_key(&obligations[*j].row))
+                    .filter(|j| {
+                        let w = &self.violations[*j];
+                        model.eval(w, true).and_then(|b| b.as_bool()) == Some(true)
+                    })
                     .collect();
                 if failed.is_empty() {
                     // Not expected (see above); give every row back its old parameter.
@@ -201,16 +242,89 @@ impl Stage<'_> {
                     }
                     return Ok(false);
                 }
-                for r in failed {
-                    if let Some(p) = old.remove(&r) {
-                        tpl.params[r] = p;
+                for j in failed {
+                    let r = obligations[j].row;
+                    let Some(previous) = old.get(&r) else {
+                        continue;
+                    };
+                    let tries = regrown.entry(r).or_insert(0);
+                    let far = match regrow && *tries < MAX_REGROWTHS {
+                        true => self.extreme(solver, (&fix, j), tpl, previous, &model, rounds)?,
+                        false => None,
+                    };
+                    *tries += 1;
+                    if debugging() {
+                        eprintln!("narrowing {}: {far:?}", tpl.rows[r].what);
+                    }
+                    match far {
+                        Some(n) => tpl.extend_to(r, n),
+                        None => tpl.params[r] = old.remove(&r).unwrap_or_else(|| unreachable!()),
                     }
                 }
-                continue 'check;
+                fix = tpl.fix();
             }
-            break;
         }
         Ok(!old.is_empty())
+    }
+
+    /// The extreme value a run violating obligation `j` under `fix` gives its numeric row, in
+    /// the direction in which `model`'s value leaves the row, found by binary search between
+    /// that value and the bound of the row's `previous` (inductive) parameter; `None` when it
+    /// is that bound (nothing to gain over the previous parameter) or the row is not numeric.
+    fn extreme(
+        &self,
+        solver: &Solver,
+        (fix, j): (&[Bool], usize),
+        tpl: &Templates,
+        previous: &Param,
+        model: &Model,
+        rounds: &mut usize,
+    ) -> Result<Option<i128>, String> {
+        let o = &self.enc.obligations[j];
+        let bits = (model.eval(&o.value, true).and_then(|x| x.as_u64()))
+            .ok_or("a value wider than 64 bits")?;
+        let (Some(up), Some(seen)) = (tpl.outside(o.row, bits), tpl.number(o.row, bits)) else {
+            return Ok(None);
+        };
+        let Param::Interval { lo, hi, .. } = previous else {
+            return Ok(None);
+        };
+        // `reached` is attained by some run; none goes beyond `limit`.
+        let (mut reached, mut limit) = (seen, if up { *hi } else { *lo });
+        // A widened bound is often the type's limit, and reached: one query says so.
+        *rounds += 1;
+        let at_limit = Bool::and(&[
+            self.violations[j].clone(),
+            tpl.reaches(o.row, &o.value, limit, up),
+        ]);
+        if violating_model(solver, fix, &at_limit, *rounds)?.is_some() {
+            return Ok(None);
+        }
+        limit = if up { limit - 1 } else { limit + 1 };
+        while (up && reached < limit) || (!up && reached > limit) {
+            self.budget.check().map_err(|e| e.to_string())?;
+            *rounds += 1;
+            let mid = match up {
+                true => reached + (limit - reached + 1) / 2,
+                false => reached - (reached - limit + 1) / 2,
+            };
+            let goal = Bool::and(&[
+                self.violations[j].clone(),
+                tpl.reaches(o.row, &o.value, mid, up),
+            ]);
+            match violating_model(solver, fix, &goal, *rounds)? {
+                Some(m) => {
+                    let b = (m.eval(&o.value, true).and_then(|x| x.as_u64()))
+                        .ok_or("a value wider than 64 bits")?;
+                    reached = tpl.number(o.row, b).unwrap_or(mid);
+                }
+                None if up => limit = mid - 1,
+                None => limit = mid + 1,
+            }
+        }
+        let bound = if up { *hi } else { *lo };
+        let gain = if up { reached < bound } else { reached > bound };
+        Ok(gain.then_some(reached))
     }
 }
 

@@ -352,6 +352,57 @@ impl Templates {
         out
     }
 
+    /// Where the value `bits` lies outside numeric row `r`'s non-empty interval: `Some(true)`
+    /// above it, `Some(false)` below it, `None` inside it or for other rows.
+    pub fn outside(&self, r: usize, bits: u64) -> Option<bool> {
+        let Param::Interval {
+            empty: false,
+            lo,
+            hi,
+            ..
+        } = &self.params[r]
+        else {
+            return None;
+        };
+        let v = self.number(r, bits)?;
+        match () {
+            _ if v > *hi => Some(true),
+            _ if v < *lo && self.rows[r].kind != Kind::Upper => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The value `bits` as the number numeric row `r` compares (`None` for other rows).
+    pub fn number(&self, r: usize, bits: u64) -> Option<i128> {
+        match self.rows[r].kind {
+            Kind::PointsTo => None,
+            Kind::Upper => Some(value(bits, 64, true)),
+            Kind::Interval { signed, bits: w } => Some(value(bits, w, signed)),
+        }
+    }
+
+    /// `x >= n` (`up`) or `x <= n` as numeric row `r` compares its values.
+    pub fn reaches(&self, r: usize, x: &BV, n: i128, up: bool) -> Bool {
+        let signed = !matches!(self.rows[r].kind, Kind::Interval { signed: false, .. });
+        let n = BV::from_u64(n as u64, x.get_size());
+        match (up, signed) {
+            (true, true) => x.bvsge(&n),
+            (true, false) => x.bvuge(&n),
+            (false, true) => x.bvsle(&n),
+            (false, false) => x.bvule(&n),
+        }
+    }
+
+    /// Extends numeric row `r`'s interval to `n` exactly (no widening): a bound found as
+    /// the extreme value a run can give the row.
+    pub fn extend_to(&mut self, r: usize, n: i128) {
+        if let Param::Interval { lo, hi, seen, .. } = &mut self.params[r] {
+            *hi = (*hi).max(n);
+            *lo = (*lo).min(n);
+            *seen = (seen.0.min(n), seen.1.max(n));
+        }
+    }
+
     /// Admits address `bits`, already a member of points-to row `r`, also where its object
     /// does not exist; whether that changed the row (false for other rows and values).
     pub fn admit_dangling(&mut self, r: usize, bits: u64) -> bool {

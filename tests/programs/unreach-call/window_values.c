@@ -1,0 +1,33 @@
+// check: unreach-call
+// malloc: never-fails
+// expect: TRUE
+// Why: every node holds a value strictly inside (base, base + 50) for a base in [0, 500000] fixed before the list is built; the walk checks v >= base and v < base + 50 (line 30), which the template engine proves only with the exact bound base + 49 of the values (a sampled bound fails, and base + 50 must not overflow).
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+extern void *malloc(unsigned long);
+
+struct item {
+  struct item *next;
+  int v;
+};
+
+int main(void) {
+  struct item *list = 0;
+  int base = __VERIFIER_nondet_int();
+  while (__VERIFIER_nondet_int()) {
+    if (base < 0 || base > 500000)
+      continue;
+    int v = __VERIFIER_nondet_int();
+    if (v <= base || v >= base + 50)
+      continue;
+    struct item *n = malloc(sizeof(struct item)); /* OK: allocation never fails under the task's rules */
+    n->v = v;
+    n->next = list;
+    list = n;
+  }
+  for (struct item *i = list; i != 0; i = i->next) {
+    if (!(i->v >= base && i->v < base + 50))
+      reach_error();
+  }
+  return 0;
+}
