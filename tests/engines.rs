@@ -25,6 +25,8 @@ struct Case {
     check: String,
     expect: Option<String>,
     model: DataModel,
+    /// `malloc: never-fails` in the header: every allocation succeeds.
+    never_fails: bool,
 }
 
 fn header(text: &str, key: &str) -> Option<String> {
@@ -71,6 +73,7 @@ fn cases() -> Vec<Case> {
             check: header(&text, "check:").unwrap_or_else(|| panic!("{}", file.display())),
             expect: header(&text, "expect:"),
             model,
+            never_fails: header(&text, "malloc:").is_some_and(|m| m == "never-fails"),
             file,
         });
     }
@@ -81,6 +84,7 @@ fn cases() -> Vec<Case> {
             check: "unreach-call".into(),
             expect: bug.then(|| "FALSE(unreach-call)".into()),
             model: DataModel::default(),
+            never_fails: false,
         });
     }
     out
@@ -150,7 +154,8 @@ fn timed_out(r: &Run) -> bool {
 }
 
 fn shape_run(c: &Case, domain: &dyn Domain) -> Result<Run, String> {
-    let prog = frontend::load_with(&c.file, c.model, None).map_err(|e| e.to_string())?;
+    let mut prog = frontend::load_with(&c.file, c.model, None).map_err(|e| e.to_string())?;
+    prog.alloc_may_fail = !c.never_fails;
     let props = PropertySet::parse_list(&c.check)?;
     let task = Task {
         program: &prog,
@@ -209,6 +214,14 @@ fn compare(c: &Case) -> Result<(String, String), String> {
         .args(["verify", "--engine", "compare", "--check", &c.check])
         .args(["--timeout", "20", "--max-steps", "300000"])
         .args(["--data-model", c.model.name()])
+        .args([
+            "--malloc",
+            if c.never_fails {
+                "never-fails"
+            } else {
+                "may-fail"
+            },
+        ])
         .arg(&c.file)
         .output()
         .map_err(|e| e.to_string())?;
