@@ -1085,13 +1085,12 @@ impl<'a> Encoder<'a> {
     }
 
     /// An access at `addr` must hit one of its candidate cells `cands`, in a live object:
-    /// records the
-    /// undefined behaviour where it does not. When every run is known to be memory safe, it
-    /// assumes that the access hits a live object (the runs where it does not are spurious:
-    /// the abstraction let a pointer reach a freed or absent object that no concrete run
-    /// dereferences), but not that the object's layout has a cell of type `s` there: the
-    /// shape analysis knows blocks, not the types this encoding gives them, so an access the
-    /// layout misses stays an obligation.
+    /// records the undefined behaviour where it does not. When every run is known to be
+    /// memory safe, it assumes that the access hits a live object (the runs where it does not
+    /// are spurious: the abstraction let a pointer reach a freed or absent object that no
+    /// concrete run dereferences), but not that the object's layout has a cell of the access's
+    /// type there: the shape analysis knows blocks, not the types this encoding gives them, so
+    /// an access the layout misses stays an obligation.
     fn check_access(&mut self, st: &mut State, addr: &BV, cands: &[(usize, u64)]) {
         let mut valid = vec![];
         for &(o, off) in cands {

@@ -187,9 +187,9 @@ impl Stage<'_> {
     /// while a model violates the obligation of a narrowed row, moves that row out to the
     /// extreme value a run gives it (binary search; only when `regrow`, since each search
     /// costs dozens of queries), or after a few such moves puts back its old parameter,
-    /// Houdini-style, until none is violated. Narrowing a row only
-    /// strengthens what the others assume, so a violated obligation is always one of a
-    /// narrowed row. Returns whether any row stayed narrowed.
+    /// Houdini-style, until none is violated. Narrowing a row only strengthens what the
+    /// others assume, so a violated obligation is always one of a narrowed row. Returns
+    /// whether any row stayed narrowed.
     fn narrow(
         &self,
         solver: &Solver,
@@ -258,7 +258,11 @@ impl Stage<'_> {
                     }
                     match far {
                         Some(n) => tpl.extend_to(r, n),
-                        None => tpl.params[r] = old.remove(&r).unwrap_or_else(|| unreachable!()),
+                        None => {
+                            if let Some(p) = old.remove(&r) {
+                                tpl.params[r] = p;
+                            }
+                        }
                     }
                 }
                 fix = tpl.fix();
@@ -281,16 +285,16 @@ impl Stage<'_> {
         rounds: &mut usize,
     ) -> Result<Option<i128>, String> {
         let o = &self.enc.obligations[j];
-        let bits = (model.eval(&o.value, true).and_then(|x| x.as_u64()))
-            .ok_or("a value wider than 64 bits")?;
+        let bits = bits_of(model, &o.value)?;
         let (Some(up), Some(seen)) = (tpl.outside(o.row, bits), tpl.number(o.row, bits)) else {
             return Ok(None);
         };
         let Param::Interval { lo, hi, .. } = previous else {
             return Ok(None);
         };
+        let bound = if up { *hi } else { *lo };
         // `reached` is attained by some run; none goes beyond `limit`.
-        let (mut reached, mut limit) = (seen, if up { *hi } else { *lo });
+        let (mut reached, mut limit) = (seen, bound);
         // A widened bound is often the type's limit, and reached: one query says so.
         *rounds += 1;
         let at_limit = Bool::and(&[
@@ -313,16 +317,11 @@ impl Stage<'_> {
                 tpl.reaches(o.row, &o.value, mid, up),
             ]);
             match violating_model(solver, fix, &goal, *rounds)? {
-                Some(m) => {
-                    let b = (m.eval(&o.value, true).and_then(|x| x.as_u64()))
-                        .ok_or("a value wider than 64 bits")?;
-                    reached = tpl.number(o.row, b).unwrap_or(mid);
-                }
+                Some(m) => reached = tpl.number(o.row, bits_of(&m, &o.value)?).unwrap_or(mid),
                 None if up => limit = mid - 1,
                 None => limit = mid + 1,
             }
         }
-        let bound = if up { *hi } else { *lo };
         let gain = if up { reached < bound } else { reached > bound };
         Ok(gain.then_some(reached))
     }
@@ -383,8 +382,7 @@ fn join_model(
         if model.eval(v, true).and_then(|b| b.as_bool()) != Some(true) {
             continue;
         }
-        let value = (model.eval(&o.value, true).and_then(|x| x.as_u64()))
-            .ok_or("a value wider than 64 bits")?;
+        let value = bits_of(model, &o.value)?;
         if debug {
             eprintln!(
                 "round {round}: {} takes {value:#x} {}",
@@ -412,6 +410,12 @@ fn join_model(
         true => Ok(()),
         false => Err("the synthesis made no progress (a bug)".into()),
     }
+}
+
+/// The value `model` gives the bit-vector term `x`.
+fn bits_of(model: &Model, x: &z3::ast::BV) -> Result<u64, String> {
+    (model.eval(x, true).and_then(|v| v.as_u64()))
+        .ok_or_else(|| "a value wider than 64 bits".into())
 }
 
 /// The first of `guards` that some run allows under the invariant, if any.

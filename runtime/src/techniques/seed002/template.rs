@@ -365,10 +365,10 @@ impl Templates {
             return None;
         };
         let v = self.number(r, bits)?;
-        match () {
-            _ if v > *hi => Some(true),
-            _ if v < *lo && self.rows[r].kind != Kind::Upper => Some(false),
-            _ => None,
+        if v > *hi {
+            Some(true)
+        } else {
+            (v < *lo && self.rows[r].kind != Kind::Upper).then_some(false)
         }
     }
 
