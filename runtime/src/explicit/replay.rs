@@ -24,6 +24,9 @@ pub struct TraceStep {
     /// The CFA edge taken, for analyses that follow the run (not part of the printed trace).
     #[serde(skip)]
     pub edge: Option<(crate::program::ir::FuncId, petgraph::graph::EdgeIndex)>,
+    /// The indices of the inputs the step consumed (into [`Replay::inputs`]).
+    #[serde(skip)]
+    pub consumed: std::ops::Range<u32>,
 }
 
 /// The result of a replay.
@@ -130,6 +133,7 @@ fn step(
         line,
         op,
         changes: diff(&before.mem, &after.mem),
+        consumed: before.next_sym..after.next_sym.max(before.next_sym),
     }
 }
 

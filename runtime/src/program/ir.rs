@@ -565,6 +565,12 @@ pub struct Edge {
     pub op: Op,
     /// Source line (in the user's file) of the statement.
     pub line: u32,
+    /// 1-based column of the statement in that line (0 when unknown): where a witness's
+    /// waypoint for the edge points.
+    pub column: u32,
+    /// For a call: the line and 1-based column of the `)` closing its arguments, where a
+    /// witness's `function_return` waypoint points.
+    pub close: Option<(u32, u32)>,
 }
 
 /// A control location.

@@ -292,6 +292,8 @@ impl Lowerer<'_> {
             Edge {
                 op: Op::Return(None),
                 line,
+                column: 0,
+                close: None,
             },
         );
         mark_loop_heads(&mut b.cfa, NodeIndex::new(0));

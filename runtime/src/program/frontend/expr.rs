@@ -325,13 +325,14 @@ impl Lowerer<'_> {
             Some(d) => Some(d),
             None => Some(self.temp(Type::Int(IntTy::INT), line)),
         };
-        self.emit(
+        self.emit_call(
             Op::CallPtr {
                 lhs: ret.clone(),
                 target,
                 args,
             },
             line,
+            c.span,
         );
         Ok(ret.unwrap_or(Expr::int(0, IntTy::INT)))
     }
@@ -364,13 +365,14 @@ impl Lowerer<'_> {
         }
         let ret = sig.ret.unwrap_or(Type::Int(IntTy::INT));
         let lhs = self.result_slot(&ret, dest, line);
-        self.emit(
+        self.emit_call(
             Op::Call {
                 lhs: lhs.clone(),
                 callee: Callee::Func(f),
                 args,
             },
             line,
+            c.span,
         );
         Ok(lhs.unwrap_or(Expr::int(0, IntTy::INT)))
     }
@@ -485,13 +487,14 @@ impl Lowerer<'_> {
         };
         let args = self.builtin_args(b, args, c.span)?;
         let lhs = self.result_slot(&ret, dest, line);
-        self.emit(
+        self.emit_call(
             Op::Call {
                 lhs: lhs.clone(),
                 callee: Callee::Builtin(b),
                 args,
             },
             line,
+            c.span,
         );
         Ok(lhs.unwrap_or(Expr {
             kind: ExprKind::Const(0),

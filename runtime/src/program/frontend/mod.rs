@@ -272,6 +272,11 @@ pub(crate) struct Lowerer<'s> {
     /// Whether some construct could not be lowered: a declaration may then be missing from
     /// the symbol tables, and the `input_errors` are not certain.
     lossy: Cell<bool>,
+    /// The 1-based column of the statement being lowered: the column of the edges emitted
+    /// now (0 when unknown), for witnesses.
+    column: u32,
+    /// The line and column of the `)` of the call being emitted.
+    close: Option<(u32, u32)>,
 }
 
 impl<'s> Lowerer<'s> {
@@ -309,6 +314,8 @@ impl<'s> Lowerer<'s> {
             defined: Default::default(),
             input_errors: RefCell::new(vec![]),
             lossy: Cell::new(false),
+            column: 0,
+            close: None,
         };
         lw.declare_function("__shapecheck_init", Sig::default(), 0);
         lw
@@ -316,6 +323,19 @@ impl<'s> Lowerer<'s> {
 
     fn line(&self, span: lang_c::span::Span) -> u32 {
         self.src.line_of(span.start)
+    }
+
+    /// The 1-based column where `span` starts.
+    fn column_of(&self, span: lang_c::span::Span) -> u32 {
+        u32::try_from(self.src.column_of(span.start)).unwrap_or(0)
+    }
+
+    /// Emits the call `op` whose expression is `span` (it ends with the closing `)`).
+    fn emit_call(&mut self, op: Op, line: u32, span: lang_c::span::Span) {
+        let end = span.end.saturating_sub(1);
+        let column = u32::try_from(self.src.column_of(end)).unwrap_or(0);
+        self.close = Some((self.src.line_of(end), column));
+        self.emit(op, line);
     }
 
     fn unsup<T>(&self, span: lang_c::span::Span, msg: impl Into<String>) -> Res<T> {
@@ -394,17 +414,38 @@ impl<'s> Lowerer<'s> {
 
     /// Adds an edge from the current location to a new one and moves there.
     fn emit(&mut self, op: Op, line: u32) {
+        let next = self.b().cfa.add_node(Loc::default());
+        let (column, close) = (self.column, self.close.take());
         let b = self.b();
-        let next = b.cfa.add_node(Loc::default());
-        b.cfa.add_edge(b.cur, next, Edge { op, line });
+        b.cfa.add_edge(
+            b.cur,
+            next,
+            Edge {
+                op,
+                line,
+                column,
+                close,
+            },
+        );
         b.cur = next;
     }
 
     /// Adds an edge from the current location to `to` and continues at a fresh (unreachable)
     /// location.
     fn jump(&mut self, to: NodeIndex, line: u32) {
+        let column = self.column;
         let b = self.b();
-        b.cfa.add_edge(b.cur, to, Edge { op: Op::Skip, line });
+        let op = Op::Skip;
+        b.cfa.add_edge(
+            b.cur,
+            to,
+            Edge {
+                op,
+                line,
+                column,
+                close: None,
+            },
+        );
         b.cur = b.cfa.add_node(Loc::default());
     }
 
@@ -421,7 +462,17 @@ impl<'s> Lowerer<'s> {
     }
 
     fn add_edge(&mut self, from: NodeIndex, to: NodeIndex, op: Op, line: u32) {
-        self.b().cfa.add_edge(from, to, Edge { op, line });
+        let column = self.column;
+        self.b().cfa.add_edge(
+            from,
+            to,
+            Edge {
+                op,
+                line,
+                column,
+                close: None,
+            },
+        );
     }
 
     fn new_var(&mut self, name: &str, ty: Type, kind: VarKind, line: u32) -> VarId {
@@ -512,6 +563,8 @@ impl<'s> Lowerer<'s> {
             Edge {
                 op: Op::Return(None),
                 line,
+                column: 0,
+                close: None,
             },
         );
         let f = &mut self.functions[0];

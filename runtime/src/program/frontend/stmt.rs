@@ -10,12 +10,22 @@ use petgraph::graph::NodeIndex;
 impl Lowerer<'_> {
     /// Lowers one statement; unsupported constructs become an `Unsupported` edge.
     pub(super) fn statement(&mut self, s: &Node<Statement>) {
+        let at = self.column_of(s.span);
+        let outer = std::mem::replace(&mut self.column, at);
         if let Err(e) = self.statement_inner(s) {
             self.emit(Op::Unsupported(e.msg), e.line);
         }
+        self.column = outer;
     }
 
     pub(super) fn block_item(&mut self, item: &Node<BlockItem>) {
+        if let BlockItem::Declaration(d) = &item.node {
+            let at = self.column_of(d.span);
+            let outer = std::mem::replace(&mut self.column, at);
+            self.local_declaration(d);
+            self.column = outer;
+            return;
+        }
         match &item.node {
             BlockItem::Statement(s) => self.statement(s),
             BlockItem::Declaration(d) => self.local_declaration(d),
