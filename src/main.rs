@@ -13,6 +13,7 @@ mod spec_cmd;
 mod specs;
 mod table1;
 mod table2;
+mod witness;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use shapecheck_runtime::engine::{Budget, Run, Task};
@@ -127,6 +128,12 @@ struct VerifyArgs {
     /// Write the shape graphs of a TRUE certificate as Graphviz DOT to this file.
     #[arg(long)]
     dump_dot: Option<PathBuf>,
+    /// Write a witness in SV-COMP's YAML format 2.0 to this file: a violation witness for a
+    /// FALSE (first validated by replaying it, driven by its waypoints alone), a correctness
+    /// witness for a TRUE (the certificate's invariants C can state; possibly none). No file
+    /// is written for UNKNOWN.
+    #[arg(long)]
+    witness: Option<PathBuf>,
     /// Shape analysis with the maximal SCG (finest enabled by samples, every pointer tracked)
     /// instead of refinement from the coarsest.
     #[arg(long)]
@@ -328,6 +335,14 @@ fn verify(args: &VerifyArgs) -> ExitCode {
     }
     let conflict = !result.conflicts.is_empty();
     let mut r = report::Report::new(result, &checks, domain.describe());
+    if let Some(path) = &args.witness {
+        let meta = witness_meta(args, &checks, &prog);
+        match witness::write(&prog, &checks, &r.result.verdict, &meta, path) {
+            Ok(Some(note)) => r.note(&note),
+            Ok(None) => {}
+            Err(e) => eprintln!("error: {}: {e}", path.display()),
+        }
+    }
     r.seconds = start.elapsed().as_secs_f64();
     print_report(args, &r, Some(&prog));
     if conflict {
@@ -335,6 +350,35 @@ fn verify(args: &VerifyArgs) -> ExitCode {
         return ExitCode::from(3);
     }
     ExitCode::SUCCESS
+}
+
+/// The metadata of `verify`'s witness: the input file, the property file's text (or the
+/// formulas of the checked properties), the data model and the command line.
+fn witness_meta(
+    args: &VerifyArgs,
+    checks: &PropertySet,
+    prog: &shapecheck_runtime::program::ir::Program,
+) -> shapecheck_runtime::witness::Meta {
+    let bytes = std::fs::read(&args.file).unwrap_or_default();
+    let spec = (args.property.as_ref())
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|t| {
+            t.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_else(|| shapecheck_runtime::witness::specification(checks));
+    let mut meta = shapecheck_runtime::witness::Meta::new(
+        &args.file.display().to_string(),
+        &bytes,
+        spec,
+        prog.model,
+    );
+    let argv: Vec<String> = std::env::args().collect();
+    meta.command_line = Some(argv.join(" "));
+    meta
 }
 
 /// The engines with the options of `verify`.

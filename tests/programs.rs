@@ -1,6 +1,9 @@
 //! End-to-end tests: every C program under `tests/programs/` is verified with the CLI and its
 //! first output line compared with the `// expect:` header (see tests/programs/README.md).
 
+#[path = "common/witness.rs"]
+mod witness;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -68,8 +71,12 @@ fn cases() -> Vec<Case> {
 
 /// Runs one case; returns a failure description.
 fn run(c: &Case) -> Option<String> {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let witness = dir.path().join("witness.yml");
     let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
         .args(["verify", "--timeout", "60", "--check", &c.check])
+        .arg("--witness")
+        .arg(&witness)
         .args(["--data-model", c.model.as_deref().unwrap_or("ILP32")])
         .args(["--malloc", c.malloc.as_deref().unwrap_or("may-fail")])
         .arg(&c.file)
@@ -98,7 +105,29 @@ fn run(c: &Case) -> Option<String> {
             "{name}: the explanation does not mention {r:?}:\n{stdout}"
         ));
     }
-    None
+    check_witness(&name.to_string(), first, &stdout, &witness)
+}
+
+/// A decided verdict comes with a witness of format 2.0; a violation witness replays.
+fn check_witness(name: &str, verdict: &str, stdout: &str, path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok();
+    match (verdict, text) {
+        ("UNKNOWN", None) => None,
+        ("UNKNOWN", Some(_)) => Some(format!("{name}: a witness for UNKNOWN")),
+        (_, None) => Some(format!("{name}: no witness for {verdict}")),
+        (_, Some(text)) => {
+            let problems = witness::problems(&text);
+            if !problems.is_empty() {
+                return Some(format!(
+                    "{name}: the witness breaks the format: {problems:?}"
+                ));
+            }
+            let validated = stdout.contains("validated: its replay violates")
+                || stdout.contains("cannot be pinned by waypoints");
+            (verdict.starts_with("FALSE") && !validated)
+                .then(|| format!("{name}: the violation witness does not replay:\n{stdout}"))
+        }
+    }
 }
 
 #[test]

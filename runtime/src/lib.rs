@@ -18,3 +18,4 @@ pub mod program;
 pub mod report;
 pub mod smt;
 pub mod techniques;
+pub mod witness;

@@ -35,6 +35,8 @@ pub struct Runner {
     pub memory_mb: u64,
     /// Extra arguments appended to every `verify` call (e.g. exploration limits).
     pub extra_args: Vec<OsString>,
+    /// Where each pair's witness goes (`--witness`), if anywhere.
+    pub witness_dir: Option<PathBuf>,
 }
 
 /// How a child run ended.
@@ -84,6 +86,15 @@ impl RunOutput {
     }
 }
 
+/// The witness file name of `pair`: `FOLDER__TASK__PROPERTY.yml`.
+pub fn witness_name(pair: &Pair) -> String {
+    let stem = pair
+        .task
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    format!("{}__{stem}__{}.yml", pair.folder, pair.property.name())
+}
+
 impl Runner {
     /// A runner of `program verify ...` with the given limits and the default grace time.
     pub fn new(program: PathBuf, timeout_secs: u64, memory_mb: u64) -> Runner {
@@ -95,6 +106,7 @@ impl Runner {
             kill_after,
             memory_mb,
             extra_args: Vec::new(),
+            witness_dir: None,
         }
     }
 
@@ -114,6 +126,10 @@ impl Runner {
         args.push("--data-model".into());
         args.push(pair.data_model.clone().into());
         args.extend(self.extra_args.iter().cloned());
+        if let Some(dir) = &self.witness_dir {
+            args.push("--witness".into());
+            args.push(dir.join(witness_name(pair)).into_os_string());
+        }
         args
     }
 
@@ -253,6 +269,17 @@ mod tests {
         let args =
             "verify suite/t.i --property props/valid-memsafety.prp --timeout 7 --data-model LP64";
         assert_eq!(out.stdout.lines().nth(1), Some(args));
+    }
+
+    #[test]
+    fn asks_for_a_witness_per_pair() {
+        let mut r = shell("echo \"$@\"", Duration::from_secs(5));
+        r.witness_dir = Some(PathBuf::from("ws"));
+        let out = r.run(&pair());
+        let line = out.stdout.lines().next().unwrap_or("").to_string();
+        let name = witness_name(&pair());
+        assert!(line.ends_with(&format!("--witness ws/{name}")), "{line}");
+        assert_eq!(name, "suite__t__valid-memsafety.yml");
     }
 
     #[test]

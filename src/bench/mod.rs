@@ -79,6 +79,10 @@ pub struct BenchArgs {
     /// With `--spec`: load the standard library first.
     #[arg(long, requires = "spec")]
     pub with_library: bool,
+    /// Write each pair's witness (YAML format 2.0; see `verify --witness`) into this folder,
+    /// as `FOLDER__TASK__PROPERTY.yml`.
+    #[arg(long, value_name = "DIR")]
+    pub witnesses: Option<PathBuf>,
 }
 
 /// The `verify` arguments of every pair: `--spec` (absolute, checked first) and the extras.
@@ -115,6 +119,12 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 Ok(a) => a,
                 Err(e) => return usage_error(&e),
             };
+            if let Some(dir) = &args.witnesses {
+                if let Err(e) = std::fs::create_dir_all(dir) {
+                    return usage_error(&format!("{}: {e}", dir.display()));
+                }
+                r.witness_dir = Some(dir.clone());
+            }
             r
         }
         Err(e) => return usage_error(&format!("cannot locate the shapecheck executable: {e}")),
@@ -313,6 +323,7 @@ esac"#;
             malloc: crate::Malloc::MayFail,
             spec: None,
             with_library: false,
+            witnesses: None,
         }
     }
 

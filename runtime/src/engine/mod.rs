@@ -45,6 +45,9 @@ impl Task<'_> {
 pub struct Certificate {
     /// One line: the kind of proof and how it was re-checked.
     pub summary: String,
+    /// The part of the proof a C expression can state, for a correctness witness (each
+    /// invariant proved as part of the certificate).
+    pub invariants: Vec<crate::witness::correctness::LocatedInvariant>,
 }
 
 /// An engine's answer.

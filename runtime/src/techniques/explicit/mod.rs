@@ -48,6 +48,7 @@ impl Engine for Explicit {
                      states covered at loop heads)",
                     stats.states, stats.ended, stats.covered
                 ),
+                invariants: vec![],
             }),
             Outcome::Incomplete(r) => Verdict::Unknown(r),
         };

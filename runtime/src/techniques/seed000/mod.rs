@@ -51,6 +51,7 @@ fn verdict(r: &LazyResult) -> Verdict {
                  {} transitions, every one covered",
                 c.locations, c.graphs, c.transitions
             ),
+            invariants: vec![],
         }),
         LazyVerdict::False(cex) => Verdict::False(cex.clone()),
         LazyVerdict::Unknown(why) => Verdict::Unknown(vec![why.clone()]),

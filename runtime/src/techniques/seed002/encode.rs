@@ -56,6 +56,24 @@ pub struct Encoding {
     /// free), with its line and kind: a TRUE needs them unreachable too, as a run with
     /// undefined behaviour may do anything.
     pub undefined: Vec<(Bool, u32, &'static str)>,
+    /// The rows over registers only, as they hold at every visit of their loop head (the
+    /// first included): what a correctness witness can state.
+    pub at_heads: Vec<HeadRow>,
+}
+
+/// A row over registers at its loop head: `guard -> holds` is what the row says of every
+/// visit of the head, once the entry values are shown to satisfy it too.
+pub struct HeadRow {
+    /// The flat loop head.
+    pub head: usize,
+    /// The row.
+    pub row: usize,
+    /// Its terms.
+    pub terms: Vec<(i64, Term)>,
+    /// The path guard at the head.
+    pub guard: Bool,
+    /// The row on the values at the head.
+    pub holds: Bool,
 }
 
 #[derive(Clone)]
@@ -154,6 +172,7 @@ impl<'a> Encoder<'a> {
                 obligations: vec![],
                 errors: vec![],
                 undefined: vec![],
+                at_heads: vec![],
             },
             next: 0,
             heads: BTreeMap::new(),
@@ -352,6 +371,15 @@ impl<'a> Encoder<'a> {
                 Some(o) => per_summary.entry(o).or_default().push((r, p.terms.clone())),
                 None => {
                     let holds = self.tpl.holds(r, &self.value(&st, &p.terms, None), &live);
+                    if p.terms.iter().all(|(_, t)| matches!(t, Term::Reg(_))) {
+                        self.out.at_heads.push(HeadRow {
+                            head,
+                            row: r,
+                            terms: p.terms.clone(),
+                            guard: st.guard.clone(),
+                            holds: holds.clone(),
+                        });
+                    }
                     let assumed = match self.alive_all(&st, &p.terms) {
                         Some(alive) => alive.implies(&holds),
                         None => holds,

@@ -47,6 +47,10 @@ pub struct Flat {
     pub order: Vec<usize>,
     /// The natural loop (node set) of each loop head.
     pub loops: BTreeMap<usize, BTreeSet<usize>>,
+    /// The function and CFA location each node copies (none for the nodes inlining adds).
+    pub origin: Vec<Option<(FuncId, NodeIndex)>>,
+    /// How many times each function was inlined.
+    pub copies: BTreeMap<FuncId, usize>,
 }
 
 impl Flat {
@@ -58,6 +62,7 @@ impl Flat {
             nodes: 0,
             stack: vec![],
             used: BTreeMap::new(),
+            origin: BTreeMap::new(),
         };
         let entry = b.node();
         let exit = b.node();
@@ -73,6 +78,8 @@ impl Flat {
             edges: b.edges,
             order: vec![],
             loops: BTreeMap::new(),
+            origin: (0..b.nodes).map(|n| b.origin.get(&n).copied()).collect(),
+            copies: b.used,
         };
         for (i, e) in flat.edges.iter().enumerate() {
             flat.out[e.from].push(i);
@@ -211,6 +218,8 @@ struct Builder {
     stack: Vec<FuncId>,
     /// How many times each function has been inlined.
     used: BTreeMap<FuncId, usize>,
+    /// The function and location each node copies.
+    origin: BTreeMap<usize, (FuncId, NodeIndex)>,
 }
 
 impl Builder {
@@ -283,6 +292,8 @@ impl Builder {
                 self.nodes += 1;
                 self.nodes - 1
             });
+            self.origin.entry(from).or_insert((f, a));
+            self.origin.entry(to).or_insert((f, z));
             let op = rename_op(&edge.op, renames);
             self.lower(op, from, to, exit, ret, edge.line)?;
         }

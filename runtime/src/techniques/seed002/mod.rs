@@ -17,6 +17,7 @@
 //! and addresses, [`encode`] builds the SSA formula, [`template`] holds rows and parameters,
 //! [`synth`] runs the 2LS loop and the final checks.
 
+pub mod cinv;
 pub mod encode;
 pub mod flat;
 pub mod memory;
@@ -169,6 +170,7 @@ fn prove(task: &Task, safe: Option<&str>, details: &mut Vec<String>) -> Result<V
     }
     match found {
         Found::Safe { .. } => Ok(Verdict::True(Certificate {
+            invariants: cinv::located(task.program, &flat, &enc, &tpl, task.budget),
             summary: match safe {
                 None => format!(
                     "template invariant ({} rows); re-checked inductive and excluding every \
