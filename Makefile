@@ -6,6 +6,7 @@ CARGO ?= cargo
 
 setup:
 	@./scripts/setup-z3.sh
+	@./scripts/setup-benchexec.sh
 
 demo: setup
 	$(CARGO) run --release --quiet -- verify $(EXAMPLE) --check unreach-call,valid-memsafety,valid-memcleanup
