@@ -70,6 +70,11 @@ enum Command {
     Table1(table1::TableArgs),
     /// Seed 002's Table II side by side with template engine runs on benchmarks/seed-002.
     Table2(table2::Table2Args),
+    /// Validate a violation witness (YAML format 2.0) by replaying it, driven by its
+    /// waypoints alone; prints `VALID` or `INVALID` with the reason.
+    ///
+    /// Exit codes: 0 valid; 1 invalid; 2 bad input.
+    Validate(witness::ValidateArgs),
 }
 
 #[derive(clap::Args)]
@@ -163,7 +168,7 @@ impl Engine {
 }
 
 #[derive(Copy, Clone, ValueEnum)]
-enum Model {
+pub enum Model {
     #[value(name = "ILP32", alias = "ilp32")]
     Ilp32,
     #[value(name = "LP64", alias = "lp64")]
@@ -171,7 +176,7 @@ enum Model {
 }
 
 impl Model {
-    fn data_model(self) -> shapecheck_runtime::program::ir::DataModel {
+    pub fn data_model(self) -> shapecheck_runtime::program::ir::DataModel {
         match self {
             Model::Ilp32 => shapecheck_runtime::program::ir::DataModel::Ilp32,
             Model::Lp64 => shapecheck_runtime::program::ir::DataModel::Lp64,
@@ -233,6 +238,7 @@ fn main() -> ExitCode {
         }
         Command::Table1(args) => on_big_stack(guard::Style::Silent, move || table1::table1(&args)),
         Command::Table2(args) => table2::table2(&args),
+        Command::Validate(args) => on_big_stack(guard::Style::Silent, move || witness::run(&args)),
     }
 }
 

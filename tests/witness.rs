@@ -187,3 +187,38 @@ int main(void) {
     assert!(text.contains("content: []"), "{text}");
     assert_eq!(witness::problems(&text), Vec::<String>::new());
 }
+
+#[test]
+fn the_validate_command_replays_a_witness_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, text) = verify(dir.path(), PICK, &[]);
+    let run = |witness: &str| {
+        let w = dir.path().join("v.yml");
+        std::fs::write(&w, witness).unwrap();
+        Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+            .arg("validate")
+            .arg(dir.path().join("p.c"))
+            .arg("--witness")
+            .arg(&w)
+            .output()
+            .unwrap()
+    };
+    let ok = run(&text);
+    assert_eq!(ok.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&ok.stdout).starts_with("VALID: the replay violates"));
+    let lie = run(&text.replacen("\\result == 7", "\\result == 6", 1));
+    assert_eq!(lie.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&lie.stdout).starts_with("INVALID:"));
+    let broken = run("- not a witness");
+    assert_eq!(broken.status.code(), Some(1));
+    let missing = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args([
+            "validate",
+            "/nonexistent.c",
+            "--witness",
+            "/nonexistent.yml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+}

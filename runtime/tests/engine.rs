@@ -148,6 +148,7 @@ impl Engine for PathEngine {
                 assert!(again.iter().all(|p| state.infeasible.contains(p)));
                 Verdict::True(Certificate {
                     summary: format!("{n} error paths, each infeasible"),
+                    invariants: Vec::new(),
                 })
             }
             Outcome::Refuted(cex) => Verdict::False(cex),

@@ -52,6 +52,9 @@ pub fn validate(
     let mut inputs: Vec<i64> = vec![];
     // Each run fixes at least one more input: at most one run per input, plus the last.
     for _ in 0..=max_steps {
+        if crate::engine::budget::check().is_err() {
+            return Err("the time limit came before the replay settled".into());
+        }
         let (violation, trace) = replay(prog, checks, &inputs, max_steps);
         let walk = walk(prog, &trace.steps, &waypoints)?;
         let mut used = inputs.clone();
