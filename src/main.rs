@@ -8,6 +8,7 @@
 
 mod bench;
 mod classify;
+mod draw;
 mod guard;
 mod spec_cmd;
 mod specs;
@@ -139,6 +140,11 @@ struct VerifyArgs {
     /// is written for UNKNOWN.
     #[arg(long)]
     witness: Option<PathBuf>,
+    /// Draw the verdict as an SVG picture in this file: for a FALSE the heap where the
+    /// replayed run violates the property (variables, blocks, pointers; leaked blocks red,
+    /// freed ones dashed), for a TRUE of the shape analysis its shape graphs per location.
+    #[arg(long)]
+    draw: Option<PathBuf>,
     /// Shape analysis with the maximal SCG (finest enabled by samples, every pointer tracked)
     /// instead of refinement from the coarsest.
     #[arg(long)]
@@ -348,6 +354,10 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             Ok(None) => {}
             Err(e) => eprintln!("error: {}: {e}", path.display()),
         }
+    }
+    if let Some(path) = &args.draw {
+        let note = draw::write(&prog, &r.result.verdict, &r.result.runs, path);
+        r.note(&note);
     }
     r.seconds = start.elapsed().as_secs_f64();
     print_report(args, &r, Some(&prog));

@@ -7,12 +7,15 @@
 //! - [`engine`]: the seam every technique plugs into (task, budget, verdicts, the feasibility
 //!   check of abstract counterexamples);
 //! - [`techniques`]: one folder per technique (seed 000's lazy shape analysis today);
-//! - [`report`]: verdict reports.
+//! - [`report`]: verdict reports;
+//! - [`witness`]: SV-COMP witnesses (writing, checking, validating by replay);
+//! - [`picture`]: heaps and shape graphs drawn as SVG.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod engine;
 pub mod explicit;
+pub mod picture;
 pub mod portfolio;
 pub mod program;
 pub mod report;

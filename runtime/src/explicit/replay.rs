@@ -40,6 +40,9 @@ pub struct Replay {
     pub inputs: Vec<i64>,
     /// Why the run ended without a violation.
     pub ended: String,
+    /// The state the violation left (what a picture of the counterexample heap draws).
+    #[serde(skip)]
+    pub last: Option<Box<State>>,
 }
 
 /// Runs `prog` concretely on `inputs`, at most `max_steps` edges.
@@ -62,6 +65,7 @@ pub fn replay(
         steps: vec![],
         inputs: inputs.to_vec(),
         ended: String::new(),
+        last: None,
     };
     for _ in 0..max_steps {
         let Some(top) = st.frames.last() else { break };
@@ -89,6 +93,7 @@ pub fn replay(
                         out.steps
                             .push(step(&fname, (func, e), line, text.clone(), &st, &s));
                         out.violation = Some((v.property.to_string(), v.line, v.message.clone()));
+                        out.last = Some(Box::new(s));
                         return (Some(v), out);
                     }
                     Outcome::End(end) => {

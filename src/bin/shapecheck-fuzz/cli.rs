@@ -393,7 +393,7 @@ impl ArgGen<'_> {
                     rng.pick(&["auto", "explicit", "shape", "both"]).to_string(),
                 ]),
                 6 => {
-                    let opt = *rng.pick(&["--dump-shapes", "--dump-dot"]);
+                    let opt = *rng.pick(&["--dump-shapes", "--dump-dot", "--draw"]);
                     let to =
                         *rng.pick(&["/dev/full", "/nonexistent/x", "a directory.c", "out.txt"]);
                     a.extend([opt.into(), self.dir.join(to).display().to_string()]);

@@ -129,6 +129,8 @@ pub struct LazyResult {
     pub shapes_text: String,
     /// The same as DOT.
     pub shapes_dot: String,
+    /// The same as an SVG picture (for `--draw`).
+    pub shapes_svg: String,
     /// ART rounds.
     pub rounds: usize,
     /// Seconds.
@@ -619,7 +621,8 @@ impl<'a> Lazy<'a> {
                 .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
                 .collect(),
             shapes_text: proof.as_ref().map(|p| p.text.clone()).unwrap_or_default(),
-            shapes_dot: proof.map(|p| p.dot).unwrap_or_default(),
+            shapes_dot: proof.as_ref().map(|p| p.dot.clone()).unwrap_or_default(),
+            shapes_svg: proof.map(|p| p.svg).unwrap_or_default(),
             rounds: self.rounds,
             seconds: self.start.elapsed().as_secs_f64(),
         }
@@ -644,7 +647,7 @@ fn enabled(domain: &dyn Domain, ts: &TypeSamples) -> Vec<Binding> {
 }
 
 /// A proof of the lazy shape analysis: the re-checked certificate's sizes and its shape
-/// graphs (text and DOT).
+/// graphs (text, DOT and SVG).
 pub struct Proof {
     /// The certificate's sizes.
     pub stats: CertificateStats,
@@ -652,6 +655,8 @@ pub struct Proof {
     pub text: String,
     /// The same, as Graphviz DOT.
     pub dot: String,
+    /// The same, drawn as SVG.
+    pub svg: String,
 }
 
 impl refine::Refinement for Lazy<'_> {
@@ -677,6 +682,7 @@ impl refine::Refinement for Lazy<'_> {
                     stats,
                     text: art.dump_text(),
                     dot: art.dump_dot(),
+                    svg: art.dump_svg(),
                 }),
                 Err(why) => {
                     Exploration::Incomplete(format!("the certificate does not re-check: {why}"))

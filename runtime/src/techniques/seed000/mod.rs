@@ -39,6 +39,7 @@ impl Engine for Seed000 {
         run.seconds = r.seconds;
         run.artifacts.insert("shapes.txt".into(), r.shapes_text);
         run.artifacts.insert("shapes.dot".into(), r.shapes_dot);
+        run.artifacts.insert("shapes.svg".into(), r.shapes_svg);
         run
     }
 }

@@ -801,6 +801,59 @@ impl<'a> Art<'a> {
         s
     }
 
+    /// The shape graphs at the loop heads (at every location when there is no loop), as one
+    /// SVG document with a panel per graph, at most [`MAX_PANELS`].
+    pub fn dump_svg(&self) -> String {
+        let prog = self.t.prog;
+        let head = |k: &Key| prog.func(k.func).cfa[k.loc].loop_head;
+        let any_head = self.keys.iter().any(head);
+        let mut panels = vec![];
+        let mut left = 0;
+        for (k, key) in self.keys.iter().enumerate() {
+            if any_head && !head(key) {
+                continue;
+            }
+            for (i, id) in self.at[k].iter().enumerate() {
+                if panels.len() == MAX_PANELS {
+                    left += 1;
+                    continue;
+                }
+                let caption = format!("{} #{i}", self.describe_line(key));
+                panels.push(self.nodes[*id].graph.picture(self.t.v, prog, &caption));
+            }
+        }
+        if left > 0 {
+            let more = format!("({left} more graphs not drawn; --dump-shapes lists them all)");
+            panels.push(crate::picture::Picture::new(more));
+        }
+        crate::picture::svg::document(&panels)
+    }
+
+    /// `loop head at line 12 in alloc_list (from main)` style.
+    fn describe_line(&self, key: &Key) -> String {
+        let f = self.t.prog.func(key.func);
+        let line = f
+            .cfa
+            .edges(key.loc)
+            .map(|e| e.weight().line)
+            .min()
+            .unwrap_or(0);
+        let what = if f.cfa[key.loc].loop_head {
+            "loop head"
+        } else {
+            "location"
+        };
+        let mut s = format!("{what} at line {line} in {}", f.name);
+        let callers: Vec<&str> = (key.stack.iter().rev())
+            .map(|r| self.t.prog.func(r.func).name.as_str())
+            .filter(|n| !n.starts_with("__shapecheck"))
+            .collect();
+        if !callers.is_empty() {
+            s.push_str(&format!(" (from {})", callers.join(" < ")));
+        }
+        s
+    }
+
     /// `main > alloc_list @ 11` style.
     pub fn describe(&self, key: &Key) -> String {
         let prog = self.t.prog;
@@ -813,6 +866,9 @@ impl<'a> Art<'a> {
         format!("{} @ {}", parts.join(" > "), key.loc.index())
     }
 }
+
+/// The most shape graphs drawn in one picture.
+pub const MAX_PANELS: usize = 200;
 
 /// The constant byte size of an allocation, if it is one.
 fn alloc_size(g: &Graph, k: AllocKind, args: &[Expr]) -> Option<u32> {

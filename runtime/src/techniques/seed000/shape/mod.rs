@@ -3,7 +3,7 @@
 //! shape type per recursive struct; nothing here knows lists or trees.
 //!
 //! Stages: [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
-//! [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
+//! [`draw`] (structures as pictures), [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
 //! bounds for closures), [`coerce`] (constraints from the
 //! definitions), [`transfer`] (focus, update, differencing per IR operation), [`analysis`]
 //! (the ART over the program's CFAs, path simulation, certificate re-check), [`live`] (dead
@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod coerce;
 pub mod delta;
+pub mod draw;
 pub mod formula;
 pub mod graph;
 pub mod live;

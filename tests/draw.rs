@@ -1,0 +1,154 @@
+//! `verify --draw`: a FALSE is drawn as the heap its replay ends in (leaked blocks marked,
+//! fields named, one arrow per pointer between drawn boxes), a TRUE of the shape analysis
+//! as its shape graphs at the loop heads, and anything else draws nothing and says why.
+//! Every picture is parsed as XML.
+
+use std::path::Path;
+use std::process::Command;
+
+const RING: &str = "#include <stdlib.h>
+struct node { int v; struct node *next; };
+static int ring(void) {
+  struct node *first = NULL, *last = NULL;
+  for (int i = 1; i <= 3; i++) {
+    struct node *n = malloc(sizeof *n);
+    if (!n) abort();
+    n->v = i;
+    if (first == NULL) first = n; else last->next = n;
+    last = n;
+    last->next = first;
+  }
+  return first->v;
+}
+int main(void) { return ring(); }
+";
+
+/// Runs `verify FILE --draw P ARGS`; returns stdout and the picture, if one was written.
+fn draw(dir: &Path, file: &Path, args: &[&str]) -> (String, Option<String>) {
+    let svg = dir.join("p.svg");
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("verify")
+        .arg(file)
+        .arg("--draw")
+        .arg(&svg)
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (stdout, std::fs::read_to_string(&svg).ok())
+}
+
+/// A box: its class and its texts (title first).
+type Boxed = (String, Vec<String>);
+
+/// The `<g>` boxes of a picture by class, the captions, and the number of arrows.
+fn parse(svg: &str) -> (Vec<Boxed>, Vec<String>, usize) {
+    let doc = roxmltree::Document::parse(svg).expect("the picture is well-formed XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let texts = |n: roxmltree::Node| -> Vec<String> {
+        n.descendants()
+            .filter(|t| t.has_tag_name("text"))
+            .map(|t| t.text().unwrap_or("").to_string())
+            .collect()
+    };
+    let boxes = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("g") && n.attribute("class").is_some())
+        .map(|n| (n.attribute("class").unwrap().to_string(), texts(n)))
+        .collect();
+    let captions = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("caption"))
+        .map(|n| n.text().unwrap_or("").to_string())
+        .collect();
+    let arrows = doc
+        .descendants()
+        .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("arrow")))
+        .count();
+    (boxes, captions, arrows)
+}
+
+#[test]
+fn a_leak_is_drawn_as_the_lost_cycle() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ring.c");
+    std::fs::write(&file, RING).unwrap();
+    let (out, svg) = draw(dir.path(), &file, &["--check", "valid-memtrack"]);
+    assert!(out.starts_with("FALSE(valid-memtrack)"), "{out}");
+    assert!(out.contains("picture: "), "{out}");
+    let (boxes, captions, arrows) = parse(&svg.expect("a picture"));
+    assert!(
+        captions[0].contains("valid-memtrack is violated at line 13"),
+        "{captions:?}"
+    );
+    let leaked: Vec<_> = boxes.iter().filter(|(c, _)| c == "Leaked").collect();
+    assert_eq!(leaked.len(), 3, "{boxes:?}");
+    for (_, rows) in &leaked {
+        assert!(rows[0].contains("unreachable"), "{rows:?}");
+        assert!(
+            rows.iter().any(|r| r.starts_with("next = &heap#")),
+            "{rows:?}"
+        );
+        assert!(rows.iter().any(|r| r.starts_with("v = ")), "{rows:?}");
+    }
+    assert_eq!(arrows, 3, "one arrow per next pointer of the cycle");
+}
+
+#[test]
+fn a_counterexample_heap_shows_variables_and_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dll_append_bug.c");
+    let (out, svg) = draw(dir.path(), &file, &[]);
+    assert!(out.starts_with("FALSE(unreach-call)"), "{out}");
+    let (boxes, _, arrows) = parse(&svg.expect("a picture"));
+    let roots: Vec<&str> = boxes
+        .iter()
+        .filter(|(c, _)| c == "Root")
+        .map(|(_, t)| t[0].as_str())
+        .collect();
+    assert!(roots.contains(&"head (main)"), "{roots:?}");
+    let objects: Vec<_> = boxes.iter().filter(|(c, _)| c == "Object").collect();
+    assert_eq!(objects.len(), 4, "{boxes:?}");
+    let pointers = boxes
+        .iter()
+        .flat_map(|(_, rows)| &rows[1..])
+        .filter(|r| r.contains("&heap#"))
+        .count();
+    assert_eq!(arrows, pointers, "an arrow per pointer row");
+    assert!(
+        objects
+            .iter()
+            .all(|(_, r)| r.contains(&"prev = NULL".into())),
+        "the bug"
+    );
+}
+
+#[test]
+fn a_shape_proof_is_drawn_at_its_loop_heads_and_unknown_draws_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = root.join("tests/programs/valid-memtrack/unbounded_sll.c");
+    let args = [
+        "--check",
+        "valid-memtrack,valid-deref,valid-free",
+        "--engine",
+        "shape",
+    ];
+    let (out, svg) = draw(dir.path(), &file, &args);
+    assert!(out.starts_with("TRUE"), "{out}");
+    let (boxes, captions, _) = parse(&svg.expect("a picture"));
+    assert!(!captions.is_empty());
+    assert!(
+        captions.iter().all(|c| c.starts_with("loop head at line")),
+        "{captions:?}"
+    );
+    assert!(boxes.iter().any(|(c, _)| c == "Summary"), "a list segment");
+    std::fs::remove_file(dir.path().join("p.svg")).unwrap();
+    let (out, svg) = draw(dir.path(), &file, &["--engine", "explicit"]);
+    assert!(out.starts_with("UNKNOWN"), "an unbounded list: {out}");
+    assert!(svg.is_none());
+    assert!(
+        out.contains("picture: none written (the verdict is UNKNOWN)"),
+        "{out}"
+    );
+}
