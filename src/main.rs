@@ -38,7 +38,7 @@ static ALLOC: guard::GuardedAlloc = guard::GuardedAlloc;
 #[derive(Parser)]
 #[command(
     name = "shapecheck",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("SHAPECHECK_COMMIT"), ")"),
     about = "A verifier for heap-manipulating C programs"
 )]
 struct Cli {

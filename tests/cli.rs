@@ -157,3 +157,19 @@ fn table2_runs_programs_and_twins() {
         "{out}"
     );
 }
+
+#[test]
+fn version_names_the_commit() {
+    let o = shapecheck(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v = stdout(&o);
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map_or("unknown".to_string(), |o| stdout(&o).trim().to_string());
+    let want = format!("shapecheck {} (commit {head})", env!("CARGO_PKG_VERSION"));
+    assert_eq!(v.trim(), want);
+}

@@ -94,7 +94,7 @@ class ToolInfo(unittest.TestCase):
 
     def test_version(self):
         v = self.tool.version(BIN)
-        self.assertRegex(v, r"^[0-9]+\.[0-9]+")
+        self.assertRegex(v, r"^[0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}|unknown)\)$")
 
 
 if __name__ == "__main__":
