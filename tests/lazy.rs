@@ -1,8 +1,8 @@
 //! The lazy shape analysis from the command line (`verify --engine shape`): a proof with its
 //! refinement history and re-checked certificate, shape-graph dumps, a replayed counterexample
 //! for the buggy twin, the maximal-SCG configuration, valid-memtrack proofs for an unbounded
-//! list with their buggy twins, and UNKNOWN with a reason for programs outside the shape
-//! analysis (recursion, memcleanup).
+//! list with their buggy twins, valid-memcleanup proofs with theirs, and UNKNOWN with a
+//! reason for programs outside the shape analysis (recursion).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -113,11 +113,51 @@ int main(void) {
     );
 }
 
+/// A global list of unbounded length, built (stopping when malloc fails) and freed cell by
+/// cell before `main` returns; `STOP` is the free loop's extra condition, `LOSE` what runs
+/// before it (the buggy twins).
+const GLOBAL_LIST: &str = "#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+struct node { struct node *next; int data; };
+struct node *head;
+int main(void) {
+  while (__VERIFIER_nondet_int()) {
+    struct node *n = malloc(sizeof *n);
+    if (!n) break;
+    n->next = head;
+    n->data = 1;
+    head = n;
+  }
+  LOSE
+  while (head STOP) {
+    struct node *t = head->next;
+    free(head);
+    head = t;
+  }
+  return 0;
+}
+";
+
 #[test]
-fn memcleanup_is_left_to_the_explicit_engine() {
-    let out = verify(&seed("fig1.c"), &["--check", "valid-memcleanup"]);
+fn memcleanup_is_proved_by_the_shape_analysis_and_its_twins_are_not() {
+    let list =
+        |stop: &str, lose: &str| temp_c(&GLOBAL_LIST.replace("STOP", stop).replace("LOSE", lose));
+    let ok = list("", "");
+    let out = verify(ok.path(), &["--check", "valid-memcleanup"]);
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    let all = verify(ok.path(), &["--check", "valid-memsafety,valid-memcleanup"]);
+    assert!(all.starts_with("TRUE\n"), "{all}");
+    // The last cell is never freed: the abstract error at the end replays.
+    let last = list("&& head->next", "");
+    let out = verify(last.path(), &["--check", "valid-memcleanup"]);
+    assert!(out.starts_with("FALSE(valid-memcleanup)\n"), "{out}");
+    assert!(out.contains("replayed concretely"), "{out}");
+    // The list is dropped: its cells are garbage, which must not be collected out of sight.
+    let dropped = list("", "head = 0;");
+    let out = verify(dropped.path(), &["--check", "valid-memcleanup"]);
     assert!(out.starts_with("UNKNOWN\n"), "{out}");
-    assert!(out.contains("does not check valid-memcleanup"), "{out}");
+    assert!(out.contains("such memory is never freed"), "{out}");
 }
 
 /// A list of unbounded length built, walked and freed cell by cell; `LOSE` is spliced in

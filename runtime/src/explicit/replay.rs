@@ -52,6 +52,18 @@ pub fn replay(
     inputs: &[i64],
     max_steps: usize,
 ) -> (Option<Violation>, Replay) {
+    replay_observed(prog, checks, inputs, max_steps, &mut |_| {})
+}
+
+/// [`replay`], showing `observe` every state the run passes through before it takes an edge
+/// from it (what a dynamic check of claimed invariants looks at).
+pub fn replay_observed(
+    prog: &Program,
+    checks: &PropertySet,
+    inputs: &[i64],
+    max_steps: usize,
+    observe: &mut dyn FnMut(&State),
+) -> (Option<Violation>, Replay) {
     let exec = Exec {
         prog,
         checks,
@@ -68,6 +80,7 @@ pub fn replay(
         last: None,
     };
     for _ in 0..max_steps {
+        observe(&st);
         let Some(top) = st.frames.last() else { break };
         let f = prog.func(top.func);
         let edges: Vec<_> = f

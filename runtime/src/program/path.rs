@@ -28,6 +28,9 @@ pub enum PathEnd {
     /// The last edge frees a cell the heap may still point to, which the shape analysis
     /// cannot represent; no claim either: only a replay could show a violation.
     FreedWhilePointedTo,
+    /// The program may end after the last edge with heap memory not freed
+    /// (valid-memcleanup); no formula either: only a replay decides it.
+    MemoryNotFreed,
 }
 
 /// The callee of a call through a pointer at the end of a step: the function the next step

@@ -1,7 +1,6 @@
 // check: valid-memcleanup
-// expect: UNKNOWN
-// expect-reason: bound
-// Why: pushes an unbounded nondeterministic number of nodes onto a global list (stopping early if malloc fails) and frees all of them before returning (free loop on line 32); correct, but not provable by bounded exploration.
+// expect: TRUE
+// Why: pushes an unbounded nondeterministic number of nodes onto a global list (stopping early if malloc fails) and frees all of them before returning (free loop on line 32); correct, beyond bounded exploration, proved by the shape analysis (every node freed when main returns).
 #include <stdlib.h>
 
 extern int __VERIFIER_nondet_int(void);

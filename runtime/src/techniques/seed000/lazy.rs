@@ -131,6 +131,8 @@ pub struct LazyResult {
     pub shapes_dot: String,
     /// The same as an SVG picture (for `--draw`).
     pub shapes_svg: String,
+    /// The certificate's facts in C, for a correctness witness.
+    pub invariants: Vec<crate::witness::correctness::LocatedInvariant>,
     /// ART rounds.
     pub rounds: usize,
     /// Seconds.
@@ -622,7 +624,8 @@ impl<'a> Lazy<'a> {
                 .collect(),
             shapes_text: proof.as_ref().map(|p| p.text.clone()).unwrap_or_default(),
             shapes_dot: proof.as_ref().map(|p| p.dot.clone()).unwrap_or_default(),
-            shapes_svg: proof.map(|p| p.svg).unwrap_or_default(),
+            shapes_svg: proof.as_ref().map(|p| p.svg.clone()).unwrap_or_default(),
+            invariants: proof.map(|p| p.invariants).unwrap_or_default(),
             rounds: self.rounds,
             seconds: self.start.elapsed().as_secs_f64(),
         }
@@ -657,6 +660,8 @@ pub struct Proof {
     pub dot: String,
     /// The same, drawn as SVG.
     pub svg: String,
+    /// What the graphs at the loop heads say in C.
+    pub invariants: Vec<crate::witness::correctness::LocatedInvariant>,
 }
 
 impl refine::Refinement for Lazy<'_> {
@@ -683,6 +688,7 @@ impl refine::Refinement for Lazy<'_> {
                     text: art.dump_text(),
                     dot: art.dump_dot(),
                     svg: art.dump_svg(),
+                    invariants: art.c_invariants(),
                 }),
                 Err(why) => {
                     Exploration::Incomplete(format!("the certificate does not re-check: {why}"))

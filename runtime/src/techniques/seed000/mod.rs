@@ -9,7 +9,7 @@ pub mod lazy;
 pub mod shape;
 
 use crate::engine::{Certificate, Engine, Run, Task, Verdict};
-use crate::program::property::{Property, PropertySet};
+use crate::program::property::PropertySet;
 use lazy::{Lazy, LazyConfig, LazyResult, LazyVerdict, Refinement};
 use std::fmt::Write;
 
@@ -25,11 +25,8 @@ impl Engine for Seed000 {
         "shape"
     }
 
-    fn supports(&self, properties: &PropertySet) -> Result<(), String> {
-        match properties.has(Property::ValidMemcleanup) {
-            true => Err("the shape analysis does not check valid-memcleanup".into()),
-            false => Ok(()),
-        }
+    fn supports(&self, _: &PropertySet) -> Result<(), String> {
+        Ok(())
     }
 
     fn run(&self, task: &Task) -> Run {
@@ -52,7 +49,7 @@ fn verdict(r: &LazyResult) -> Verdict {
                  {} transitions, every one covered",
                 c.locations, c.graphs, c.transitions
             ),
-            invariants: vec![],
+            invariants: r.invariants.clone(),
         }),
         LazyVerdict::False(cex) => Verdict::False(cex.clone()),
         LazyVerdict::Unknown(why) => Verdict::Unknown(vec![why.clone()]),

@@ -103,9 +103,9 @@ pub enum Ending {
 
 /// The abstract reachability tree of a shape analysis.
 pub struct Art<'a> {
-    t: Transfer<'a>,
+    pub(super) t: Transfer<'a>,
     checks: &'a PropertySet,
-    live: Liveness,
+    pub(super) live: Liveness,
     /// Abstract locations.
     pub keys: Vec<Key>,
     key_index: HashMap<Key, usize>,
@@ -130,7 +130,8 @@ impl<'a> Art<'a> {
                 prog,
                 v,
                 cons,
-                memtrack: checks.has(Property::ValidMemtrack),
+                memtrack: checks.has(Property::ValidMemtrack)
+                    || checks.has(Property::ValidMemcleanup),
             },
             checks,
             live: Liveness::new(prog),
@@ -403,7 +404,7 @@ impl<'a> Art<'a> {
                 message: format!("line {line}: the error function may be called"),
                 unsupported: false,
             })],
-            Builtin::Error(_) | Builtin::Abort | Builtin::Exit => return Err(Succ::End),
+            Builtin::Error(_) | Builtin::Abort | Builtin::Exit => return Err(self.end(&g, line)),
             Builtin::Alloc(AllocKind::Alloca) => match lhs {
                 Some(l) => t.store(g, l, PVal::Unknown, line),
                 None => vec![Ok(g)],
@@ -504,22 +505,47 @@ impl<'a> Art<'a> {
             .collect()
     }
 
-    /// The graph after a step to `next`: dead variables forgotten, then (valid-memtrack)
-    /// every node checked to be still reachable, then garbage collected. A node that only a
-    /// dead variable reaches counts as lost: nothing reads the variable again, so the memory
-    /// is lost when it is overwritten or goes out of scope (or the run ends first; the
-    /// check is conservative there).
+    /// How the program ends in `g`: with valid-memcleanup, an abstract error unless every
+    /// node has been freed (the graph is empty: each heap cell is a node, since with
+    /// valid-memcleanup an allocation the graph cannot represent is itself an error).
+    fn end(&self, g: &Graph, line: u32) -> Succ {
+        if self.checks.has(Property::ValidMemcleanup) && g.n > 0 {
+            return Succ::Error(AbsError {
+                end: PathEnd::MemoryNotFreed,
+                message: format!(
+                    "line {line}: cannot prove that all memory is freed when the program ends \
+                     (valid-memcleanup)"
+                ),
+                unsupported: false,
+            });
+        }
+        Succ::End
+    }
+
+    /// The graph after a step to `next`: dead variables forgotten, then (valid-memtrack, and
+    /// valid-memcleanup, since a cell no pointer reaches is never freed and garbage
+    /// collection would hide it from the check at the end) every node checked to be still
+    /// reachable, then garbage collected. A node that only a dead variable reaches counts as
+    /// lost: nothing reads the variable again, so the memory is lost when it is overwritten
+    /// or goes out of scope (or the run ends first; the check is conservative there).
     #[allow(clippy::result_large_err)]
     fn settle(&self, next: &Key, g: Graph, line: u32) -> Result<Graph, AbsError> {
         let g = self.forget_dead(next, g);
-        if self.checks.has(Property::ValidMemtrack) && self.possibly_lost(&g) {
+        let tracking =
+            self.checks.has(Property::ValidMemtrack) || self.checks.has(Property::ValidMemcleanup);
+        if tracking && self.possibly_lost(&g) {
             if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
                 eprintln!("possibly lost at line {line}:\n{}", g.text(self.t.v));
             }
             return Err(AbsError {
                 end: PathEnd::MemoryLost,
                 message: format!(
-                    "line {line}: cannot prove that no memory becomes unreachable (valid-memtrack)"
+                    "line {line}: cannot prove that no memory becomes unreachable ({})",
+                    if self.checks.has(Property::ValidMemtrack) {
+                        "valid-memtrack"
+                    } else {
+                        "valid-memcleanup: such memory is never freed"
+                    }
                 ),
                 unsupported: false,
             });
@@ -591,7 +617,7 @@ impl<'a> Art<'a> {
         let prog = self.t.prog;
         let callee = prog.func(key.func);
         let Some(caller) = key.stack.last() else {
-            return vec![Succ::End];
+            return vec![self.end(&g, line)];
         };
         let evaluated: Vec<Result<(Graph, PVal), AbsError>> = match v {
             Some(e) if e.ty.pointee().is_some() => self.t.eval_ptr(g, e, line),

@@ -3,16 +3,18 @@
 //! shape type per recursive struct; nothing here knows lists or trees.
 //!
 //! Stages: [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
-//! [`draw`] (structures as pictures), [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
-//! bounds for closures), [`coerce`] (constraints from the
-//! definitions), [`transfer`] (focus, update, differencing per IR operation), [`analysis`]
-//! (the ART over the program's CFAs, path simulation, certificate re-check), [`live`] (dead
-//! variables, forgotten after each step).
+//! [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
+//! bounds for closures), [`coerce`] (constraints from the definitions), [`transfer`] (focus,
+//! update, differencing per IR operation), [`analysis`] (the ART over the program's CFAs, path
+//! simulation, certificate re-check), [`live`] (dead variables, forgotten after each step);
+//! and for people and other tools, [`draw`] (structures as pictures) and [`facts`] (what the
+//! graphs at the loop heads say in C, for correctness witnesses).
 
 pub mod analysis;
 pub mod coerce;
 pub mod delta;
 pub mod draw;
+pub mod facts;
 pub mod formula;
 pub mod graph;
 pub mod live;
