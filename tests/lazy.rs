@@ -1,8 +1,9 @@
 //! The lazy shape analysis from the command line (`verify --engine shape`): a proof with its
 //! refinement history and re-checked certificate, shape-graph dumps, a replayed counterexample
 //! for the buggy twin, the maximal-SCG configuration, valid-memtrack proofs for an unbounded
-//! list with their buggy twins, valid-memcleanup proofs with theirs, and UNKNOWN with a
-//! reason for programs outside the shape analysis (recursion).
+//! list with their buggy twins, valid-memcleanup proofs with theirs, lists built by
+//! allocating helpers, a doubly-linked list freed from its head (dangling back pointers), and
+//! UNKNOWN with a reason for programs outside the shape analysis (recursion).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -227,4 +228,106 @@ fn a_lost_cell_is_never_proved_and_the_default_engine_replays_it() {
             "{lose} {free}: {out}"
         );
     }
+}
+
+/// Cells allocated by helpers (a `safe_malloc` wrapper returning `void *`, a `create` that
+/// fills the cell and returns it) are not lost at the helpers' `return`: the list they build
+/// is proved on both data models; the twin frees only the last cell and loses the others.
+const HELPERS: &str = "#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+struct node { struct node *next; int data; };
+static void *safe_malloc(size_t n) {
+  void *p = malloc(n);
+  if (!p) abort();
+  return p;
+}
+static struct node *create(int d) {
+  struct node *n = safe_malloc(sizeof *n);
+  n->next = NULL;
+  n->data = d;
+  return n;
+}
+int main(void) {
+  struct node *head = NULL;
+  while (__VERIFIER_nondet_int()) {
+    struct node *n = create(1);
+    n->next = head;
+    head = n;
+  }
+  while (head) {
+    struct node *t = head->next;
+    FREE
+    head = t;
+  }
+  return 0;
+}
+";
+
+#[test]
+fn cells_returned_by_allocating_helpers_are_not_lost() {
+    let ok = temp_c(&HELPERS.replace("FREE", "free(head);"));
+    for model in ["ILP32", "LP64"] {
+        let out = verify(
+            ok.path(),
+            &["--check", "valid-memsafety", "--data-model", model],
+        );
+        assert!(out.starts_with("TRUE\n"), "{model}: {out}");
+    }
+    let twin = temp_c(&HELPERS.replace("FREE", "if (!t) free(head);"));
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args(["verify", "--timeout", "60", "--check", "valid-memsafety"])
+        .arg(twin.path())
+        .output()
+        .expect("run shapecheck");
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.starts_with("FALSE(valid-memtrack)\n") && out.contains("replayed concretely"),
+        "{out}"
+    );
+}
+
+/// A doubly-linked list freed from its head: the next cell's `prev` dangles, which is no
+/// error (proved), until the twin dereferences it.
+const DLL_FREE: &str = "#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+struct node { struct node *next; struct node *prev; int v; };
+int main(void) {
+  struct node *head = NULL, *tail = NULL;
+  while (__VERIFIER_nondet_int()) {
+    struct node *n = malloc(sizeof *n);
+    if (!n) abort();
+    n->v = 0;
+    n->next = NULL;
+    n->prev = tail;
+    if (tail) tail->next = n; else head = n;
+    tail = n;
+  }
+  while (head) {
+    struct node *p = head->next;
+    free(head);
+    USE
+    head = p;
+  }
+  return 0;
+}
+";
+
+#[test]
+fn a_dangling_back_pointer_is_no_error_until_it_is_dereferenced() {
+    let ok = temp_c(&DLL_FREE.replace("USE", "if (p) p->v = 1;"));
+    let out = verify(ok.path(), &["--check", "valid-memsafety"]);
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    let twin = temp_c(&DLL_FREE.replace("USE", "if (p) p->prev->v = 1;"));
+    let shape = verify(twin.path(), &["--check", "valid-memsafety"]);
+    assert!(!shape.starts_with("TRUE"), "{shape}");
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args(["verify", "--timeout", "60", "--check", "valid-memsafety"])
+        .arg(twin.path())
+        .output()
+        .expect("run shapecheck");
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.starts_with("FALSE(valid-deref)\n") && out.contains("replayed concretely"),
+        "{out}"
+    );
 }

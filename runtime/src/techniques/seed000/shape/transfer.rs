@@ -18,7 +18,7 @@
 use super::coerce::Constraints;
 use super::delta::{ClosureDelta, retarget};
 use super::formula::{Changes, Eval, tuples};
-use super::graph::{F, Graph, H, T};
+use super::graph::{F, Graph, H, T, join};
 use super::vocab::{PredKind, Vocab};
 use crate::engine::feasibility::PathEnd;
 use crate::program::ir::*;
@@ -704,20 +704,37 @@ impl<'a> Transfer<'a> {
         out
     }
 
-    fn release(&self, mut g: Graph, u: usize, line: u32) -> Result<Graph, AbsError> {
+    /// Frees single-cell node `u`. The fields of other cells that may point to it dangle
+    /// afterwards (a doubly-linked list freed from its head leaves the next cell's `prev`
+    /// pointing to freed memory, which is no error until it is dereferenced): their edges to
+    /// `u` go and `undef` takes their place (1 where the edge was 1, at least 1/2 where it
+    /// was 1/2), so that a later load gives an unknown pointer, whose dereference the checks
+    /// do not let pass. Variables pointing to `u` become invalid.
+    fn release(&self, g: Graph, u: usize, line: u32) -> Result<Graph, AbsError> {
+        let mut new = g.clone();
         for f in 0..self.v.fields.len() {
-            if (0..g.n).any(|a| a != u && g.get(self.v, self.v.field_pred(f), &[a, u]) != F) {
-                // An abstract error rather than a stop: a finer SCG (sharing) may show that
-                // nothing points to the cell any more.
-                return Err(AbsError {
-                    end: PathEnd::FreedWhilePointedTo,
-                    message: format!(
-                        "line {line}: cannot prove that no other cell points to the freed one"
-                    ),
-                    unsupported: false,
-                });
+            let p = self.v.field_pred(f);
+            for a in (0..g.n).filter(|&a| a != u) {
+                let k = g.get(self.v, p, &[a, u]);
+                if k == F {
+                    continue;
+                }
+                let und = g.get(self.v, self.v.undef(f), &[a]);
+                new.set(self.v, p, &[a, u], F);
+                let dangling = if k == T { T } else { join(und, H) };
+                new.set(self.v, self.v.undef(f), &[a], dangling);
             }
         }
+        let Some(mut g) = self.commit(&g, new) else {
+            return Err(AbsError {
+                end: PathEnd::FreedWhilePointedTo,
+                message: format!(
+                    "line {line}: the shape graph is inconsistent once the cells pointing to the \
+                     freed one dangle"
+                ),
+                unsupported: false,
+            });
+        };
         for x in 0..self.v.vars.len() {
             if g.get(self.v, self.v.pt(x), &[u]) != F {
                 g.invalid[x] = T;
