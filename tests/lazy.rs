@@ -15,6 +15,16 @@ fn seed(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// `verify --check PROPS FILE` with the default engines.
+fn verify_default(file: &Path, props: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args(["verify", "--timeout", "60", "--check", props])
+        .arg(file)
+        .output()
+        .expect("run shapecheck");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn verify(file: &Path, extra: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
         .args(["verify", "--engine", "shape", "--timeout", "60"])
@@ -217,12 +227,7 @@ fn a_lost_cell_is_never_proved_and_the_default_engine_replays_it() {
         let shape = verify(f.path(), &["--check", "valid-memsafety"]);
         assert!(shape.starts_with("UNKNOWN\n"), "{lose} {free}: {shape}");
         assert!(shape.contains("valid-memtrack"), "{lose} {free}: {shape}");
-        let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
-            .args(["verify", "--timeout", "60", "--check", "valid-memsafety"])
-            .arg(f.path())
-            .output()
-            .expect("run shapecheck");
-        let out = String::from_utf8_lossy(&out.stdout);
+        let out = verify_default(f.path(), "valid-memsafety");
         assert!(
             out.starts_with("FALSE(valid-memtrack)\n") && out.contains("replayed concretely"),
             "{lose} {free}: {out}"
@@ -274,12 +279,7 @@ fn cells_returned_by_allocating_helpers_are_not_lost() {
         assert!(out.starts_with("TRUE\n"), "{model}: {out}");
     }
     let twin = temp_c(&HELPERS.replace("FREE", "if (!t) free(head);"));
-    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
-        .args(["verify", "--timeout", "60", "--check", "valid-memsafety"])
-        .arg(twin.path())
-        .output()
-        .expect("run shapecheck");
-    let out = String::from_utf8_lossy(&out.stdout);
+    let out = verify_default(twin.path(), "valid-memsafety");
     assert!(
         out.starts_with("FALSE(valid-memtrack)\n") && out.contains("replayed concretely"),
         "{out}"
@@ -320,12 +320,7 @@ fn a_dangling_back_pointer_is_no_error_until_it_is_dereferenced() {
     let twin = temp_c(&DLL_FREE.replace("USE", "if (p) p->prev->v = 1;"));
     let shape = verify(twin.path(), &["--check", "valid-memsafety"]);
     assert!(!shape.starts_with("TRUE"), "{shape}");
-    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
-        .args(["verify", "--timeout", "60", "--check", "valid-memsafety"])
-        .arg(twin.path())
-        .output()
-        .expect("run shapecheck");
-    let out = String::from_utf8_lossy(&out.stdout);
+    let out = verify_default(twin.path(), "valid-memsafety");
     assert!(
         out.starts_with("FALSE(valid-deref)\n") && out.contains("replayed concretely"),
         "{out}"

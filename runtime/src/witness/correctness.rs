@@ -10,6 +10,7 @@
 
 use super::Meta;
 use super::format::{Entry, Invariant, InvariantItem, Location, Metadata};
+use crate::program::ir::{FuncId, Program, VarId, VarKind};
 
 /// An invariant at a place of the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,4 +49,28 @@ pub fn witness(meta: &Meta, invariants: &[LocatedInvariant]) -> String {
         metadata: Metadata::new(meta, &seed),
         content,
     })
+}
+
+/// The name by which C code in function `f` refers to variable `x`, if it can: a plain
+/// identifier (not a compiler temporary or a mangled `static` local), a local or parameter of
+/// `f` or a global, and not shared with another local or parameter of `f` (which C scoping
+/// would pick depending on where the invariant stands).
+pub fn c_name(prog: &Program, x: VarId, f: FuncId) -> Option<String> {
+    let info = prog.var(x);
+    let mine = match info.kind {
+        VarKind::Local(g) => g == f,
+        VarKind::Global => true,
+    };
+    let plain = info
+        .name
+        .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && info
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !info.name.starts_with("__");
+    let func = prog.func(f);
+    let shadowed =
+        (func.params.iter().chain(&func.locals)).any(|&w| w != x && prog.var(w).name == info.name);
+    (mine && plain && !shadowed).then(|| info.name.clone())
 }

@@ -433,20 +433,10 @@ impl<'s> Lowerer<'s> {
     /// Adds an edge from the current location to `to` and continues at a fresh (unreachable)
     /// location.
     fn jump(&mut self, to: NodeIndex, line: u32) {
-        let column = self.column;
-        let b = self.b();
-        let op = Op::Skip;
-        b.cfa.add_edge(
-            b.cur,
-            to,
-            Edge {
-                op,
-                line,
-                column,
-                close: None,
-            },
-        );
-        b.cur = b.cfa.add_node(Loc::default());
+        let from = self.cur();
+        self.add_edge(from, to, Op::Skip, line);
+        let fresh = self.new_node();
+        self.set_cur(fresh);
     }
 
     fn new_node(&mut self) -> NodeIndex {

@@ -14,8 +14,8 @@ use super::flat::Flat;
 use super::rows::Term;
 use super::template::{Kind, Param, Templates};
 use crate::engine::Budget;
-use crate::program::ir::{FuncId, Program, Type, VarId, VarKind};
-use crate::witness::correctness::LocatedInvariant;
+use crate::program::ir::{FuncId, Program, Type, VarId};
+use crate::witness::correctness::{LocatedInvariant, c_name};
 use std::collections::BTreeMap;
 use z3::{SatResult, Solver};
 
@@ -39,7 +39,7 @@ pub fn located(
         let Some((f, _)) = place(prog, flat, h.head) else {
             continue;
         };
-        let Some(text) = c_row(prog, flat, tpl, h, f) else {
+        let Some(text) = c_row(prog, tpl, h, f) else {
             continue;
         };
         solver.push();
@@ -83,13 +83,13 @@ fn place(prog: &Program, flat: &Flat, head: usize) -> Option<(FuncId, (u32, u32)
 }
 
 /// Row `h` in C over the variables of `f`, if it says something and C can say it.
-fn c_row(prog: &Program, flat: &Flat, tpl: &Templates, h: &HeadRow, f: FuncId) -> Option<String> {
+fn c_row(prog: &Program, tpl: &Templates, h: &HeadRow, f: FuncId) -> Option<String> {
     if tpl.is_top(h.row) {
         return None;
     }
     let names: Option<Vec<(i64, String, Type)>> = (h.terms.iter())
         .map(|(c, t)| match t {
-            Term::Reg(v) => visible(prog, flat, *v, f).map(|n| (*c, n, prog.var(*v).ty.clone())),
+            Term::Reg(v) => visible(prog, *v, f).map(|n| (*c, n, prog.var(*v).ty.clone())),
             _ => None,
         })
         .collect();
@@ -156,25 +156,10 @@ fn is_empty(p: &Param) -> bool {
 
 /// The C name of register `v` when it is a variable of the program (not a copy, temporary
 /// or result of inlining) visible in `f` under that name.
-fn visible(prog: &Program, flat: &Flat, v: VarId, f: FuncId) -> Option<String> {
-    if v.0 as usize >= prog.vars.len() {
-        return None;
-    }
-    let info = flat.prog.var(v);
-    let mine = match info.kind {
-        VarKind::Local(g) => g == f,
-        VarKind::Global => true,
-    };
-    let plain = info
-        .name
-        .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && info
-            .name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !info.name.starts_with("__");
-    let shadowed = (prog.func(f).locals.iter()).any(|&w| w != v && prog.var(w).name == info.name);
-    (mine && plain && !shadowed).then(|| info.name.clone())
+fn visible(prog: &Program, v: VarId, f: FuncId) -> Option<String> {
+    ((v.0 as usize) < prog.vars.len())
+        .then(|| c_name(prog, v, f))
+        .flatten()
 }
 
 /// The bounds of a `bits`-bit integer.

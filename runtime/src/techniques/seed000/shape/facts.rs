@@ -14,8 +14,8 @@
 use super::analysis::Art;
 use super::graph::{F, Graph, T};
 use super::vocab::{PredKind, Vocab};
-use crate::program::ir::{FuncId, Program, VarId, VarKind};
-use crate::witness::correctness::LocatedInvariant;
+use crate::program::ir::{FuncId, Program, VarKind};
+use crate::witness::correctness::{LocatedInvariant, c_name};
 use petgraph::graph::NodeIndex;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -134,25 +134,4 @@ pub fn facts(g: &Graph, v: &Vocab) -> BTreeSet<Fact> {
         }
     }
     out
-}
-
-/// The C name of `x` in `f`: a plain identifier, a local of `f` or a global, not shadowed.
-fn c_name(prog: &Program, x: VarId, f: FuncId) -> Option<String> {
-    let info = prog.var(x);
-    let mine = match info.kind {
-        VarKind::Local(g) => g == f,
-        VarKind::Global => true,
-    };
-    let plain = info
-        .name
-        .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && info
-            .name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !info.name.starts_with("__");
-    let func = prog.func(f);
-    let shadowed =
-        (func.params.iter().chain(&func.locals)).any(|&w| w != x && prog.var(w).name == info.name);
-    (mine && plain && !shadowed).then(|| info.name.clone())
 }
