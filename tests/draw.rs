@@ -152,3 +152,40 @@ fn a_shape_proof_is_drawn_at_its_loop_heads_and_unknown_draws_nothing() {
         "{out}"
     );
 }
+
+#[test]
+fn a_block_a_helper_allocated_is_named_like_its_siblings() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("helper.c");
+    let src = "#include <stdlib.h>
+struct node { struct node *next; int v; };
+static void *alloc(size_t n) { void *p = malloc(n); if (!p) abort(); return p; }
+int main(void) {
+  struct node *keep = alloc(sizeof *keep);
+  keep->next = 0;
+  keep->v = 1;
+  struct node *lost = alloc(sizeof *lost);
+  lost->next = keep;
+  lost->v = 2;
+  lost = 0;
+  free(keep);
+  return 0;
+}
+";
+    std::fs::write(&file, src).unwrap();
+    let (out, svg) = draw(dir.path(), &file, &["--check", "valid-memtrack"]);
+    assert!(out.starts_with("FALSE(valid-memtrack)"), "{out}");
+    let (boxes, _, arrows) = parse(&svg.expect("a picture"));
+    let leaked: Vec<_> = boxes.iter().filter(|(c, _)| c == "Leaked").collect();
+    assert_eq!(leaked.len(), 1, "{boxes:?}");
+    let rows = &leaked[0].1;
+    assert!(rows.contains(&"v = 2".to_string()), "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r.starts_with("next = &heap#")),
+        "{rows:?}"
+    );
+    assert_eq!(
+        arrows, 2,
+        "keep and the lost cell's next, both to the kept cell"
+    );
+}

@@ -5,8 +5,10 @@
 //!
 //! A heap block has no type of its own; it takes the struct type of a typed pointer to its
 //! start (a variable's declared type, then the fields of blocks typed so far), or else the
-//! one struct of its size that a pointer assigned on its allocation's line points to, so its
-//! rows are named by field. Cells no field covers are shown by byte offset.
+//! one struct of its size that a pointer assigned on its allocation's line points to, or else
+//! the one type of the typed blocks of its size allocated at the same line; so its rows are
+//! named by field. Cells no field covers are shown by byte offset. Compiler-made variables
+//! (`__`-prefixed) are not drawn.
 
 use crate::explicit::exec::State;
 use crate::explicit::memory::{BlockId, BlockKind, Memory, Ptr, Val};
@@ -25,6 +27,7 @@ pub fn picture(prog: &Program, st: &State, caption: &str) -> Picture {
     let vars = variables(prog, st);
     let mut types = block_types(prog, &st.mem, &vars);
     allocation_types(prog, &st.mem, &mut types);
+    sibling_types(&st.mem, &mut types);
     let shown = shown_blocks(prog, &st.mem, &vars);
     let leaked: BTreeSet<BlockId> = st.mem.unreachable_heap().into_iter().collect();
     let heap_total = st
@@ -114,6 +117,7 @@ fn shown_blocks(
 ) -> Vec<BlockId> {
     let mut shown: Vec<BlockId> = vars
         .iter()
+        .filter(|(_, (v, _))| !prog.var(*v).name.starts_with("__"))
         .filter(|(_, (v, _))| has_pointer(prog, &prog.var(*v).ty))
         .map(|(b, _)| *b)
         .collect();
@@ -215,6 +219,30 @@ fn allocation_types(prog: &Program, mem: &Memory, types: &mut BTreeMap<BlockId, 
             types.insert(id, Type::Struct(*s));
         }
     }
+}
+
+/// Types the heap blocks still untyped like the typed ones allocated at the same line with
+/// the same size (cells a helper allocated, some of them no longer reachable), when those
+/// agree on one type.
+fn sibling_types(mem: &Memory, types: &mut BTreeMap<BlockId, Type>) {
+    let mut by_site: BTreeMap<(u32, u64), Vec<&Type>> = BTreeMap::new();
+    let heap = || mem.blocks().filter(|(_, b)| b.kind == BlockKind::Heap);
+    for (id, b) in heap() {
+        if let Some(t) = types.get(&id) {
+            let site = by_site.entry((b.line, b.size)).or_default();
+            if !site.contains(&t) {
+                site.push(t);
+            }
+        }
+    }
+    let guesses: Vec<(BlockId, Type)> = heap()
+        .filter(|(id, _)| !types.contains_key(id))
+        .filter_map(|(id, b)| match by_site.get(&(b.line, b.size)) {
+            Some(ts) if ts.len() == 1 => Some((id, ts[0].clone())),
+            _ => None,
+        })
+        .collect();
+    types.extend(guesses);
 }
 
 /// The scalar slots of a value of type `ty` at `base`: name, offset, type.
