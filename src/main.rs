@@ -145,6 +145,11 @@ struct VerifyArgs {
     /// freed ones dashed), for a TRUE of the shape analysis its shape graphs per location.
     #[arg(long)]
     draw: Option<PathBuf>,
+    /// Write pictures into this folder: `heap.svg` and `trace.svg` (the heap after every step
+    /// of the replayed counterexample that changed memory) for a FALSE, `shapes.svg` for a
+    /// TRUE of the shape analysis.
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
     /// Shape analysis with the maximal SCG (finest enabled by samples, every pointer tracked)
     /// instead of refinement from the coarsest.
     #[arg(long)]
@@ -357,6 +362,10 @@ fn verify(args: &VerifyArgs) -> ExitCode {
     }
     if let Some(path) = &args.draw {
         let note = draw::write(&prog, &r.result.verdict, &r.result.runs, path);
+        r.note(&note);
+    }
+    if let Some(dir) = &args.svg {
+        let note = draw::write_dir(&prog, &checks, &r.result.verdict, &r.result.runs, dir);
         r.note(&note);
     }
     r.seconds = start.elapsed().as_secs_f64();

@@ -1,7 +1,9 @@
 //! `verify --draw`: a FALSE is drawn as the heap its replay ends in (leaked blocks marked,
 //! fields named, one arrow per pointer between drawn boxes), a TRUE of the shape analysis
-//! as its shape graphs at the loop heads, and anything else draws nothing and says why.
-//! Every picture is parsed as XML.
+//! as its shape graphs at the loop heads, and anything else draws nothing and says why;
+//! `verify --svg DIR` adds the counterexample step by step; `bench --html` links every pair's
+//! witness and pictures. Every picture and page is parsed as XML (and the page opened in a
+//! headless Chromium where one is installed).
 
 use std::path::Path;
 use std::process::Command;
@@ -188,4 +190,133 @@ int main(void) {
         arrows, 2,
         "keep and the lost cell's next, both to the kept cell"
     );
+}
+
+#[test]
+fn svg_folder_holds_the_counterexample_step_by_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dll_append_bug.c");
+    let pics = dir.path().join("pics");
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("verify")
+        .arg(&file)
+        .arg("--svg")
+        .arg(&pics)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(out.contains("pictures: heap.svg, trace.svg in"), "{out}");
+    let trace = std::fs::read_to_string(pics.join("trace.svg")).unwrap();
+    let (_, captions, _) = parse(&trace);
+    assert!(captions.len() > 5, "{captions:?}");
+    assert!(captions[0].starts_with("step "), "{captions:?}");
+    assert!(
+        captions
+            .iter()
+            .any(|c| c.contains("in append: last->next = n")),
+        "{captions:?}"
+    );
+    let last = captions.last().unwrap();
+    assert!(
+        last.starts_with("the violation of unreach-call at line 69"),
+        "{last}"
+    );
+    parse(&std::fs::read_to_string(pics.join("heap.svg")).unwrap());
+}
+
+const REACH: &str = "CHECK( init(main()), LTL(G ! call(reach_error())) )\n";
+
+/// A benchmark folder with one correct program and its buggy twin.
+fn suite(dir: &Path) {
+    let body = |bad: bool| {
+        format!(
+            "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+             int main(void) {{ int x = __VERIFIER_nondet_int(); if (x == 3 && {}) reach_error(); \
+             return 0; }}\n",
+            if bad { "1" } else { "x != 3" }
+        )
+    };
+    std::fs::write(dir.join("unreach-call.prp"), REACH).unwrap();
+    for (name, bad) in [("ok", false), ("bug", true)] {
+        std::fs::write(dir.join(format!("{name}.c")), body(bad)).unwrap();
+        let yml = format!(
+            "format_version: '2.0'\ninput_files: '{name}.c'\nproperties:\n  - property_file: \
+             unreach-call.prp\n    expected_verdict: {}\noptions:\n  language: C\n  data_model: \
+             ILP32\n",
+            !bad
+        );
+        std::fs::write(dir.join(format!("{name}.yml")), yml).unwrap();
+    }
+}
+
+#[test]
+fn bench_html_links_every_pairs_witness_and_pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = dir.path().join("tasks");
+    std::fs::create_dir(&tasks).unwrap();
+    suite(&tasks);
+    let page = dir.path().join("report.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("bench")
+        .arg(&tasks)
+        .args(["--timeout", "30", "-j", "1", "--html"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let html = html.replace("<!DOCTYPE html>", "");
+    let doc = roxmltree::Document::parse(&html).expect("the page is well-formed");
+    let rows: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("tr") && n.attribute("class").is_some())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    let classes: Vec<&str> = rows.iter().filter_map(|r| r.attribute("class")).collect();
+    assert!(
+        classes.contains(&"CorrectTrue") && classes.contains(&"CorrectFalse"),
+        "{classes:?}"
+    );
+    let links: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("href"))
+        .collect();
+    assert!(
+        links.iter().filter(|l| l.ends_with(".yml")).count() == 2,
+        "{links:?}"
+    );
+    assert!(links.iter().any(|l| l.ends_with("/trace.svg")), "{links:?}");
+    for l in &links {
+        assert!(dir.path().join(l).exists(), "{l} does not exist");
+    }
+    headless_screenshot(&page);
+}
+
+/// Opens the page in a headless Chromium, where one is installed, and checks it renders.
+fn headless_screenshot(page: &Path) {
+    let browser = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    let Some(browser) = browser else {
+        eprintln!("skipped: no headless browser (chromium) installed");
+        return;
+    };
+    let shot = page.with_extension("png");
+    let status = Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu"])
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", page.display()))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 1000));
 }

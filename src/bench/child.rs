@@ -37,6 +37,8 @@ pub struct Runner {
     pub extra_args: Vec<OsString>,
     /// Where each pair's witness goes (`--witness`), if anywhere.
     pub witness_dir: Option<PathBuf>,
+    /// The folder of each pair's picture folder (`--svg`), if any.
+    pub svg_dir: Option<PathBuf>,
 }
 
 /// How a child run ended.
@@ -88,11 +90,16 @@ impl RunOutput {
 
 /// The witness file name of `pair`: `FOLDER__TASK__PROPERTY.yml`.
 pub fn witness_name(pair: &Pair) -> String {
+    format!("{}.yml", pictures_name(pair))
+}
+
+/// The picture folder name of `pair`: `FOLDER__TASK__PROPERTY`.
+pub fn pictures_name(pair: &Pair) -> String {
     let stem = pair
         .task
         .file_stem()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    format!("{}__{stem}__{}.yml", pair.folder, pair.property.name())
+    format!("{}__{stem}__{}", pair.folder, pair.property.name())
 }
 
 impl Runner {
@@ -107,6 +114,7 @@ impl Runner {
             memory_mb,
             extra_args: Vec::new(),
             witness_dir: None,
+            svg_dir: None,
         }
     }
 
@@ -129,6 +137,10 @@ impl Runner {
         if let Some(dir) = &self.witness_dir {
             args.push("--witness".into());
             args.push(dir.join(witness_name(pair)).into_os_string());
+        }
+        if let Some(dir) = &self.svg_dir {
+            args.push("--svg".into());
+            args.push(dir.join(pictures_name(pair)).into_os_string());
         }
         args
     }
@@ -279,6 +291,11 @@ mod tests {
         let line = out.stdout.lines().next().unwrap_or("").to_string();
         let name = witness_name(&pair());
         assert!(line.ends_with(&format!("--witness ws/{name}")), "{line}");
+        r.svg_dir = Some(PathBuf::from("pics"));
+        let line = r.args(&pair()).join(std::ffi::OsStr::new(" "));
+        let line = line.to_string_lossy();
+        let dir = pictures_name(&pair());
+        assert!(line.ends_with(&format!("--svg pics/{dir}")), "{line}");
         assert_eq!(name, "suite__t__valid-memsafety.yml");
     }
 

@@ -9,6 +9,7 @@
 //! optionally a JSON report of every pair; its exit code tells whether any verdict was wrong.
 
 mod child;
+mod html;
 mod report;
 mod score;
 mod sys;
@@ -83,6 +84,20 @@ pub struct BenchArgs {
     /// as `FOLDER__TASK__PROPERTY.yml`.
     #[arg(long, value_name = "DIR")]
     pub witnesses: Option<PathBuf>,
+    /// Write the results as an HTML page to this file, with each pair's witness and pictures
+    /// (`verify --svg`) linked; they go into `NAME_files/` beside it (the witnesses into
+    /// `--witnesses DIR` when given).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// The folder of the files an HTML page at `page` links: `NAME_files` beside it.
+fn html_files(page: &Path) -> PathBuf {
+    let stem = page.file_stem().map_or_else(
+        || "report".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    page.with_file_name(format!("{stem}_files"))
 }
 
 /// The `verify` arguments of every pair: `--spec` (absolute, checked first) and the extras.
@@ -119,12 +134,17 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 Ok(a) => a,
                 Err(e) => return usage_error(&e),
             };
-            if let Some(dir) = &args.witnesses {
+            let files = args.html.as_deref().map(html_files);
+            let witnesses =
+                (args.witnesses.clone()).or_else(|| files.as_ref().map(|f| f.join("witnesses")));
+            let pictures = files.map(|f| f.join("pictures"));
+            for dir in witnesses.iter().chain(&pictures) {
                 if let Err(e) = std::fs::create_dir_all(dir) {
                     return usage_error(&format!("{}: {e}", dir.display()));
                 }
-                r.witness_dir = Some(dir.clone());
             }
+            r.witness_dir = witnesses;
+            r.svg_dir = pictures;
             r
         }
         Err(e) => return usage_error(&format!("cannot locate the shapecheck executable: {e}")),
@@ -172,6 +192,14 @@ fn bench(args: &BenchArgs, runner: &Runner, out: &mut dyn Write) -> Result<u8, S
     if let Some((path, file)) = json {
         let failed = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
         report::write_json(file, &summary, &results).map_err(failed)?;
+    }
+    if let Some(path) = &args.html {
+        let files = html::Files {
+            witnesses: runner.witness_dir.as_deref(),
+            pictures: runner.svg_dir.as_deref(),
+        };
+        let text = html::page(path, &summary, &plan.pairs, &results, &files);
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(exit_code(&plan, summary.total.wrong()))
 }
@@ -324,6 +352,7 @@ esac"#;
             spec: None,
             with_library: false,
             witnesses: None,
+            html: None,
         }
     }
 
