@@ -311,8 +311,18 @@ fn headless_screenshot(page: &Path) {
         return;
     };
     let shot = page.with_extension("png");
+    let profile = tempfile::tempdir().unwrap();
     let status = Command::new(browser)
-        .args(["--headless", "--no-sandbox", "--disable-gpu"])
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+        ])
+        .args(["--no-first-run", "--disable-background-networking"])
+        .args(["--disable-component-update", "--disable-sync"])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--window-size=1400,900")
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", page.display()))
         .status()
