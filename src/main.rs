@@ -425,6 +425,7 @@ fn engines(args: &VerifyArgs) -> Engines {
             config: LazyConfig {
                 timeout: lazy_timeout,
                 maximal: args.maximal,
+                pictures: args.draw.is_some() || args.svg.is_some(),
                 ..LazyConfig::default()
             },
         },

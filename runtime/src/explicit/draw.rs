@@ -132,9 +132,9 @@ fn shown_blocks(
     while i < shown.len() && seen.len() < 2 * MAX_BLOCKS {
         let cells = mem
             .block(shown[i])
-            .map(|b| b.cells.clone())
-            .unwrap_or_default();
-        for (v, _) in cells.values() {
+            .into_iter()
+            .flat_map(|b| b.cells.values());
+        for (v, _) in cells {
             if let Val::Ptr(Ptr::Addr(t, _)) = v
                 && mem.block(*t).is_some()
                 && seen.insert(*t)

@@ -76,6 +76,9 @@ pub struct LazyConfig {
     /// The "maximal SCG" configuration: every struct starts at its finest sampled SCG with
     /// every pointer of its type tracked; no refinement needed.
     pub maximal: bool,
+    /// Whether a proof's shape graphs are drawn (`shapes.svg`), which only `--draw`/`--svg`
+    /// read.
+    pub pictures: bool,
 }
 
 impl Default for LazyConfig {
@@ -88,6 +91,7 @@ impl Default for LazyConfig {
             sample_timeout: Duration::from_secs(10),
             sample_steps: Limits::default().max_steps,
             maximal: false,
+            pictures: false,
         }
     }
 }
@@ -687,7 +691,11 @@ impl refine::Refinement for Lazy<'_> {
                     stats,
                     text: art.dump_text(),
                     dot: art.dump_dot(),
-                    svg: art.dump_svg(),
+                    svg: if self.cfg.pictures {
+                        art.dump_svg()
+                    } else {
+                        String::new()
+                    },
                     invariants: art.c_invariants(),
                 }),
                 Err(why) => {
