@@ -4,7 +4,8 @@
 //! generator of the library (every structure, every binding of its roles to the self-pointer
 //! fields, every generator), with every pointer tracked. An abstraction that loses a concrete
 //! run somewhere along it is unsound there (a transfer function, focus, coerce or blur that
-//! drops a structure it should keep); with `SHAPECHECK_DEBUG=1` the failing simulation prints
+//! drops a structure it should keep). The runs are followed with and without the field
+//! predicates of every field assertion the program states. With `SHAPECHECK_DEBUG=1` the failing simulation prints
 //! where the run was lost and the shape graphs before that step.
 
 use shapecheck_runtime::engine::domain::Compiled;
@@ -17,7 +18,8 @@ use shapecheck_runtime::program::property::{Property, PropertySet};
 use shapecheck_runtime::techniques::seed000::lazy::{Scg, all_scgs, describe_scg};
 use shapecheck_runtime::techniques::seed000::shape::analysis::Art;
 use shapecheck_runtime::techniques::seed000::shape::coerce::Constraints;
-use shapecheck_runtime::techniques::seed000::shape::vocab::{ShapeType, Vocab};
+use shapecheck_runtime::techniques::seed000::shape::data;
+use shapecheck_runtime::techniques::seed000::shape::vocab::{Assertion, ShapeType, Vocab};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -67,9 +69,18 @@ fn all_pointers(prog: &Program) -> BTreeSet<VarId> {
         .collect()
 }
 
-/// Whether the shape analysis with SCG `s` for the program's one recursive type follows the
-/// run to its abstract error.
-fn follows(prog: &Program, checks: &PropertySet, s: &Scg, path: &[PathStep]) -> bool {
+/// Every field assertion the program's operations state (the most refinement can add).
+fn program_assertions(prog: &Program) -> BTreeSet<Assertion> {
+    prog.functions
+        .iter()
+        .flat_map(|f| f.cfa.edge_weights().flat_map(|e| data::atoms(prog, &e.op)))
+        .collect()
+}
+
+/// Whether the shape analysis with SCG `s` for the program's one recursive type (and the
+/// field predicates of every assertion the program states, with `data`) follows the run to
+/// its abstract error.
+fn follows(prog: &Program, checks: &PropertySet, s: &Scg, path: &[PathStep], data: bool) -> bool {
     let types: Vec<ShapeType> = program_types(prog)
         .iter()
         .map(|t| ShapeType {
@@ -78,7 +89,13 @@ fn follows(prog: &Program, checks: &PropertySet, s: &Scg, path: &[PathStep]) -> 
             fields: s.binding.fields.clone(),
         })
         .collect();
-    let vocab = Vocab::new(prog, &LIBRARY, &types, &all_pointers(prog));
+    let assertions = if data {
+        program_assertions(prog)
+    } else {
+        BTreeSet::new()
+    };
+    let vocab =
+        Vocab::new(prog, &LIBRARY, &types, &all_pointers(prog)).with_assertions(&assertions);
     let cons = Constraints::new(&vocab);
     // The constraints the lazy analysis uses for valid-memtrack.
     let cons = if checks.has(Property::ValidMemtrack) {
@@ -91,7 +108,7 @@ fn follows(prog: &Program, checks: &PropertySet, s: &Scg, path: &[PathStep]) -> 
 
 /// Runs every SCG of the library along the twin's counterexample; the names of those that
 /// lose it.
-fn lost_runs(twin: &std::path::Path, checks: &PropertySet) -> Vec<String> {
+fn lost_runs(twin: &std::path::Path, checks: &PropertySet, data: bool) -> Vec<String> {
     let spec = shapecheck_library::spec();
     let prog = frontend::load(twin).expect("parses");
     let path = counterexample(&prog, checks);
@@ -109,7 +126,7 @@ fn lost_runs(twin: &std::path::Path, checks: &PropertySet) -> Vec<String> {
         if std::env::var("SOUNDNESS_ONLY").is_ok_and(|o| !name.contains(&o)) {
             continue;
         }
-        if !follows(&prog, checks, &s, &path) {
+        if !follows(&prog, checks, &s, &path, data) {
             lost.push(name);
         }
     }
@@ -127,7 +144,10 @@ fn every_scg_follows_the_concrete_runs_of_the_buggy_twins() {
     twins.sort();
     assert_eq!(twins.len(), 15, "fifteen buggy twins");
     let checks = PropertySet::parse_list("unreach-call").expect("property");
-    let lost: Vec<String> = twins.iter().flat_map(|t| lost_runs(t, &checks)).collect();
+    let lost: Vec<String> = twins
+        .iter()
+        .flat_map(|t| lost_runs(t, &checks, false))
+        .collect();
     assert!(
         lost.is_empty(),
         "the shape analysis loses a concrete run under:\n{}",
@@ -154,10 +174,55 @@ fn every_scg_catches_the_leaks_of_the_memtrack_twins() {
     twins.sort();
     assert!(twins.len() >= 3, "memtrack twins: {twins:?}");
     let checks = PropertySet::parse_list("valid-memsafety").expect("property");
-    let lost: Vec<String> = twins.iter().flat_map(|t| lost_runs(t, &checks)).collect();
+    let lost: Vec<String> = twins
+        .iter()
+        .flat_map(|t| lost_runs(t, &checks, false))
+        .collect();
     assert!(
         lost.is_empty(),
         "the shape analysis loses a leaking run under:\n{}",
+        lost.join("\n")
+    );
+}
+
+/// The same with field predicates: every assertion a twin's operations state is tracked (data
+/// stores, conditions on data, struct copies), for the twins of the end-to-end corpus whose
+/// bugs depend on data fields and for the seed-000 twins (which store data too).
+#[test]
+fn every_scg_with_field_predicates_follows_the_concrete_runs() {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/programs/unreach-call");
+    let mut twins: Vec<PathBuf> = [
+        "tagged_slots_bug.c",
+        "normalised_tags_bug.c",
+        "struct_copy_bug.c",
+        "struct_copy_bug2.c",
+    ]
+    .iter()
+    .map(|n| corpus.join(n))
+    .collect();
+    let dir = seed_dir();
+    let mut seed: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("benchmarks/seed-000")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.to_string_lossy().ends_with("_bug.c"))
+        .collect();
+    seed.sort();
+    let stores_data = |t: &PathBuf| {
+        let prog = frontend::load(t).expect("parses");
+        !program_assertions(&prog).is_empty()
+    };
+    assert!(twins.iter().all(stores_data), "{twins:?}");
+    let seed: Vec<PathBuf> = seed.into_iter().filter(stores_data).collect();
+    assert!(seed.len() >= 5, "seed-000 twins storing data: {seed:?}");
+    twins.extend(seed);
+    let checks = PropertySet::parse_list("unreach-call").expect("property");
+    let lost: Vec<String> = twins
+        .iter()
+        .flat_map(|t| lost_runs(t, &checks, true))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "the shape analysis with field predicates loses a concrete run under:\n{}",
         lost.join("\n")
     );
 }

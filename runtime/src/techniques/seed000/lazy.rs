@@ -12,7 +12,9 @@
 //! checked by the explicit engine ([`crate::engine::feasibility`]): feasible means FALSE; infeasible
 //! gives the atoms of an unsat core. Refine adds the core's pointers (with their aliases:
 //! pointers of the same type they are assigned from or to) to the tracked and separating
-//! pointers. A type still at `m0` then gets explicit-heap samples (Abstract: k samples of at
+//! pointers, and the field assertions its operations state (`data == 1`, see
+//! [`crate::techniques::seed000::shape::data::atoms`]) to `Φ`, whose field predicates are
+//! abstraction predicates of every shape class. A type still at `m0` then gets explicit-heap samples (Abstract: k samples of at
 //! least d nodes), the SCGs whose structure invariants fail on them are disabled, and the
 //! coarsest enabled SCG whose fields cover the fields in the core is chosen. When the core
 //! brings no new pointer, FineTune searches the enabled SCGs finer than the current one for
@@ -33,7 +35,8 @@ use crate::techniques::seed000::shape::analysis::{
     Art, Bounds, CertificateStats, Ending, address_taken,
 };
 use crate::techniques::seed000::shape::coerce::Constraints;
-use crate::techniques::seed000::shape::vocab::{ShapeType, Vocab};
+use crate::techniques::seed000::shape::data;
+use crate::techniques::seed000::shape::vocab::{Assertion, ShapeType, Vocab};
 use shapecheck_dsl::ir::{Generator, Spec, Tracking};
 use shapecheck_dsl::lattice;
 use std::collections::BTreeSet;
@@ -105,6 +108,8 @@ pub enum Refinement {
     Abstract(String, String),
     /// FineTune chose a finer SCG.
     Scg(String, String),
+    /// Tracking-definition refinement: field assertions added (`struct node: data == 1`).
+    Assertions(Vec<String>),
 }
 
 /// The verdict of a run.
@@ -182,6 +187,8 @@ pub struct Lazy<'a> {
     cfg: LazyConfig,
     types: Vec<TypeState>,
     tracked: BTreeSet<VarId>,
+    /// The field assertions `Φ` of the tracking definition.
+    assertions: BTreeSet<Assertion>,
     refinements: Vec<Refinement>,
     start: Instant,
     rounds: usize,
@@ -228,6 +235,7 @@ impl<'a> Lazy<'a> {
             cfg,
             types,
             tracked: BTreeSet::new(),
+            assertions: BTreeSet::new(),
             refinements: vec![],
             start: Instant::now(),
             rounds: 0,
@@ -378,6 +386,7 @@ impl<'a> Lazy<'a> {
                 );
             }
         }
+        let asserted = self.refine_assertions(path, core);
         if !new.is_empty() {
             let names = new
                 .iter()
@@ -397,7 +406,10 @@ impl<'a> Lazy<'a> {
             self.abstract_types(&todo, &fields);
             return true;
         }
-        // No new pointer: FineTune every type in shape mode.
+        if asserted {
+            return true;
+        }
+        // No new pointer or assertion: FineTune every type in shape mode.
         for i in 0..self.types.len() {
             if self.types[i].current.is_none() {
                 continue;
@@ -412,6 +424,29 @@ impl<'a> Lazy<'a> {
             }
         }
         false
+    }
+
+    /// Algorithm 3's field assertions: those the core's operations state about data fields of
+    /// types in shape mode and not yet in `Φ`; true if there were any.
+    fn refine_assertions(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
+        let new: BTreeSet<Assertion> = core
+            .steps
+            .iter()
+            .filter_map(|&i| path.get(i))
+            .flat_map(|st| data::atoms(self.prog, &self.prog.func(st.func).cfa[st.edge].op))
+            .filter(|a| self.types.iter().any(|t| t.strukt == a.strukt))
+            .filter(|a| !self.assertions.contains(a))
+            .collect();
+        if new.is_empty() {
+            return false;
+        }
+        let names = new
+            .iter()
+            .map(|a| format!("{}: {}", self.prog.strukt(a.strukt).name, a.describe()))
+            .collect();
+        self.assertions.extend(new);
+        self.refinements.push(Refinement::Assertions(names));
+        true
     }
 
     /// Algorithm 2, Abstract, for the given types: sample, restrict the enabled SCGs, choose
@@ -550,7 +585,8 @@ impl<'a> Lazy<'a> {
             generator: Some(s.generator.clone()),
             fields: s.binding.fields.clone(),
         };
-        let vocab = Vocab::new(self.prog, self.domain, &types, &self.tracked);
+        let vocab = Vocab::new(self.prog, self.domain, &types, &self.tracked)
+            .with_assertions(&self.assertions);
         let cons = self.constraints(&vocab);
         let art = Art::new(self.prog, &vocab, &cons, self.checks);
         !art.reaches_error_along(path)
@@ -601,7 +637,12 @@ impl<'a> Lazy<'a> {
                         let d = Tracking {
                             tracked: self.tracked_names(t.strukt),
                             separating: self.tracked_names(t.strukt),
-                            assertions: BTreeSet::new(),
+                            assertions: self
+                                .assertions
+                                .iter()
+                                .filter(|a| a.strukt == t.strukt)
+                                .map(Assertion::describe)
+                                .collect(),
                         };
                         let class =
                             lattice::shape_class(self.spec, &s.generator, &s.binding.fields, &d);
@@ -675,7 +716,8 @@ impl refine::Refinement for Lazy<'_> {
     /// certificate before it is a proof.
     fn explore(&mut self, _: &Task) -> Exploration<Proof> {
         self.rounds += 1;
-        let vocab = Vocab::new(self.prog, self.domain, &self.shape_types(), &self.tracked);
+        let vocab = Vocab::new(self.prog, self.domain, &self.shape_types(), &self.tracked)
+            .with_assertions(&self.assertions);
         if let Some(why) = address_taken(self.prog, &vocab) {
             return Exploration::Incomplete(why);
         }

@@ -82,6 +82,7 @@ pub fn explain(r: &LazyResult) -> String {
             Refinement::Tracking(ps) => format!("track {}", ps.join(", ")),
             Refinement::Abstract(ty, scg) => format!("explicit samples: {ty} => {scg}"),
             Refinement::Scg(ty, scg) => format!("FineTune: {ty} => {scg}"),
+            Refinement::Assertions(a) => format!("field assertions {}", a.join(", ")),
         };
         let _ = writeln!(out, "  {}. {line}", i + 1);
     }

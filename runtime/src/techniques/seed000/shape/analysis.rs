@@ -132,6 +132,7 @@ impl<'a> Art<'a> {
                 cons,
                 memtrack: checks.has(Property::ValidMemtrack)
                     || checks.has(Property::ValidMemcleanup),
+                escaped: escaped_vars(prog),
             },
             checks,
             live: Liveness::new(prog),
@@ -388,10 +389,7 @@ impl<'a> Art<'a> {
                     if let ExprKind::Var(x) = &l.kind {
                         g.set_constant(*x, None);
                     }
-                    t.check(g, l, line)
-                        .into_iter()
-                        .map(|r| r.map(|(g, ())| g))
-                        .collect()
+                    t.havoc(g, l, line)
                 }
                 None => vec![Ok(g)],
             },
@@ -423,7 +421,14 @@ impl<'a> Art<'a> {
                 )));
             }
             Builtin::External => match lhs {
-                Some(l) => t.store(g, l, PVal::Unknown, line),
+                Some(l) if l.ty.pointee().is_some() => t.store(g, l, PVal::Unknown, line),
+                Some(l) => {
+                    let mut g = g;
+                    if let ExprKind::Var(x) = &l.kind {
+                        g.set_constant(*x, None);
+                    }
+                    t.havoc(g, l, line)
+                }
                 None => vec![Ok(g)],
             },
             Builtin::BlockSize | Builtin::Unsupported => {
@@ -657,11 +662,7 @@ impl<'a> Art<'a> {
                     if let ExprKind::Var(x) = &l.kind {
                         g.set_constant(*x, None);
                     }
-                    self.t
-                        .check(g, l, line)
-                        .into_iter()
-                        .map(|r| r.map(|(g, ())| g))
-                        .collect()
+                    self.t.havoc(g, l, line)
                 }
                 None => vec![Ok(g)],
             };
@@ -924,6 +925,8 @@ pub fn secs(d: Duration) -> f64 {
 /// Whether the program takes the address of a tracked pointer variable or of a tracked field:
 /// the shape analysis would miss writes through such pointers, so it refuses the program.
 pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
+    // A tracked pointer, a tracked field or a data field with field predicates written
+    // through another pointer would change without the graph seeing it.
     for f in &prog.functions {
         for e in f.cfa.edge_references() {
             let edge = e.weight();
@@ -937,7 +940,8 @@ pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
                         ExprKind::Field(base, _, name) => {
                             if let ExprKind::Deref(p) = &base.kind
                                 && let Some(Type::Struct(s)) = p.ty.pointee()
-                                && v.field(*s, name).is_some()
+                                && (v.field(*s, name).is_some()
+                                    || !v.data_preds(*s, name).is_empty())
                             {
                                 found = Some(format!("->{name}"));
                             }
@@ -958,4 +962,24 @@ pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
         }
     }
     None
+}
+
+/// The variables whose address the program takes: their copied constants are not kept, since
+/// a store through a pointer could change them unseen.
+pub fn escaped_vars(prog: &Program) -> std::collections::BTreeSet<VarId> {
+    let mut out = std::collections::BTreeSet::new();
+    for f in &prog.functions {
+        for e in f.cfa.edge_references() {
+            for x in e.weight().op.exprs() {
+                x.visit(&mut |y| {
+                    if let ExprKind::AddrOf(a) = &y.kind
+                        && let ExprKind::Var(v) = &a.kind
+                    {
+                        out.insert(*v);
+                    }
+                });
+            }
+        }
+    }
+    out
 }

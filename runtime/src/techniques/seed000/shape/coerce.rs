@@ -42,6 +42,9 @@ struct Clause {
 #[derive(Clone, Debug, Default)]
 pub struct Constraints {
     clauses: Vec<Clause>,
+    /// Entry laws of reachability from a pointer along one field: (instance id, the
+    /// pointer's `pt` id, the field's id).
+    entries: Vec<(usize, usize, usize)>,
 }
 
 /// A formula in negation normal form.
@@ -173,8 +176,36 @@ impl Constraints {
         for (i, inst) in v.instr.iter().enumerate() {
             c.definition(v, i, inst);
             c.closure_laws(v, i, inst);
+            if v.reaching[i]
+                && let (Some(f), Some(x)) = (single_field_reach(v, inst), inst.pointer)
+            {
+                c.entries.push((inst.id, v.pt(x), v.field_pred(f)));
+            }
         }
         c
+    }
+
+    /// The entry law of `r<x>(v) = exists u. x(u) && f*(u, v)`: every cell of a node where
+    /// `r<x>` is 1 is reached from `x`'s target along `f` edges, each of which some edge of
+    /// the graph that is not 0 stands for; so the node lies in the closure of the nodes `x`
+    /// may point to under those edges. Existential, so it is no clause: checked on its own,
+    /// it makes a structure without such a path infeasible (e.g. the focus that lets a
+    /// list's cell point nowhere while the cells after it stay reachable).
+    fn entries_hold(&self, v: &Vocab, g: &Graph) -> bool {
+        self.entries.iter().all(|&(r, pt, f)| {
+            let mut may: Vec<bool> = (0..g.n).map(|u| g.get(v, pt, &[u]) != F).collect();
+            let mut work: Vec<usize> = (0..g.n).filter(|&u| may[u]).collect();
+            while let Some(u) = work.pop() {
+                let next: Vec<usize> = (0..g.n)
+                    .filter(|&w| !may[w] && g.get(v, f, &[u, w]) != F)
+                    .collect();
+                for w in next {
+                    may[w] = true;
+                    work.push(w);
+                }
+            }
+            (0..g.n).all(|t| may[t] || g.get(v, r, &[t]) != T)
+        })
     }
 
     /// Adds, for each two reachability-from-a-pointer instances of one relation (pointers
@@ -404,7 +435,7 @@ impl Constraints {
                 break;
             }
         }
-        Some(g)
+        self.entries_hold(v, &g).then_some(g)
     }
 
     /// Propagates clause `c` over every tuple of `nodes` extending `tuple[..k]`. A literal
@@ -548,6 +579,7 @@ fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
         PredKind::PointsTo(x) => v.vars[*x].strukt,
         PredKind::Undef(f) | PredKind::Field(f) => v.fields[*f].strukt,
         PredKind::Instr(i) => v.instr[*i].strukt,
+        PredKind::Data(d) => v.data[*d].assertion.strukt,
     };
     g.ty[u] == s
 }

@@ -4,7 +4,8 @@
 //!
 //! Stages: [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
 //! [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
-//! bounds for closures), [`coerce`] (constraints from the definitions), [`transfer`] (focus,
+//! bounds for closures), [`coerce`] (constraints from the definitions), [`data`] (field predicates of field
+//! assertions), [`transfer`] (focus,
 //! update, differencing per IR operation), [`analysis`] (the ART over the program's CFAs, path
 //! simulation, certificate re-check), [`live`] (dead variables, forgotten after each step);
 //! and for people and other tools, [`draw`] (structures as pictures) and [`facts`] (what the
@@ -12,6 +13,7 @@
 
 pub mod analysis;
 pub mod coerce;
+pub mod data;
 pub mod delta;
 pub mod draw;
 pub mod facts;

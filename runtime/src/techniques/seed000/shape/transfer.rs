@@ -6,9 +6,11 @@
 //! abstract error: a dereference, `free` or comparison the abstraction cannot prove valid.
 //! Evaluating an expression focuses the graph: a pointer whose target is not definite is split
 //! into one structure per possible target (NULL, a single node, a cell materialised out of a
-//! summary node), each then coerced. Integers are not tracked: integer values are unknown and
-//! conditions on them take both branches. Pointers of untracked variables or fields, and
-//! invalid pointers, evaluate to [`PVal::Unknown`], whose dereference is an abstract error.
+//! summary node), each then coerced. Integers are tracked only as copied constants of
+//! variables and as the field predicates of field assertions ([`super::data`]); other
+//! integer values are unknown and conditions on them take both branches. Pointers of
+//! untracked variables or fields, and invalid pointers, evaluate to [`PVal::Unknown`], whose
+//! dereference is an abstract error. A struct copy `*p = *q` is a copy of every member.
 //!
 //! Updates change core predicates on definite tuples; an instrumentation predicate is then
 //! re-evaluated from its defining formula exactly on the tuples whose evaluation reads a
@@ -16,6 +18,7 @@
 //! generic form: sound for every formula, precise for local ones such as cancellation).
 
 use super::coerce::Constraints;
+use super::data;
 use super::delta::{ClosureDelta, retarget};
 use super::formula::{Changes, Eval, tuples};
 use super::graph::{F, Graph, H, T, join};
@@ -61,6 +64,8 @@ pub struct Transfer<'a> {
     /// Whether valid-memtrack is checked: an allocation the graph cannot represent is then
     /// an abstract error (its memory could be lost unseen).
     pub memtrack: bool,
+    /// Variables whose address is taken (no copied constants for them).
+    pub escaped: std::collections::BTreeSet<VarId>,
 }
 
 impl<'a> Transfer<'a> {
@@ -71,7 +76,7 @@ impl<'a> Transfer<'a> {
         }
     }
 
-    fn deref_error(&self, e: &Expr, line: u32, what: &str) -> AbsError {
+    pub(super) fn deref_error(&self, e: &Expr, line: u32, what: &str) -> AbsError {
         AbsError {
             end: PathEnd::InvalidDeref(vec![e.clone()]),
             message: format!("line {line}: cannot prove that {what} is a valid pointer"),
@@ -340,6 +345,23 @@ impl<'a> Transfer<'a> {
                 }
                 out
             }
+            _ if e.ty.pointee().is_none() && data::data_field(e).is_some()
+                || matches!(e.kind, ExprKind::Cmp(..)) =>
+            {
+                match self.data_cond(g.clone(), e, line) {
+                    Some(out) => out,
+                    None => self
+                        .check(g, e, line)
+                        .into_iter()
+                        .map(|r| {
+                            r.map(|(g, ())| {
+                                let k = self.known_truth(&g, e);
+                                (g, k)
+                            })
+                        })
+                        .collect(),
+                }
+            }
             _ if e.ty.pointee().is_some() => self
                 .eval_ptr(g, e, line)
                 .into_iter()
@@ -348,7 +370,12 @@ impl<'a> Transfer<'a> {
             _ => self
                 .check(g, e, line)
                 .into_iter()
-                .map(|r| r.map(|(g, ())| (g, H)))
+                .map(|r| {
+                    r.map(|(g, ())| {
+                        let k = self.known_truth(&g, e);
+                        (g, k)
+                    })
+                })
                 .collect(),
         }
     }
@@ -468,22 +495,35 @@ impl<'a> Transfer<'a> {
         rhs: &Expr,
         line: u32,
     ) -> Vec<Result<Graph, AbsError>> {
+        if let Type::Struct(s) = &lhs.ty
+            && self.v.analysed(*s)
+        {
+            return self.assign_fields(g, lhs, rhs, *s, line);
+        }
         if lhs.ty.pointee().is_none() {
-            // An integer (or aggregate) store: only its dereferences matter, and copied
-            // constants.
-            let mut g = g;
-            if let ExprKind::Var(x) = &lhs.kind {
-                let c = const_value(&g, rhs);
-                g.set_constant(*x, c);
-            }
+            // An integer (or aggregate) store: its dereferences, copied constants and field
+            // predicates.
             let mut out = vec![];
             for r in self.check(g, rhs, line) {
                 match r {
-                    Ok((g, ())) => out.extend(
-                        self.check(g, lhs, line)
-                            .into_iter()
-                            .map(|r| r.map(|(g, ())| g)),
-                    ),
+                    Ok((mut g, ())) => {
+                        if let ExprKind::Var(x) = &lhs.kind {
+                            let c = self
+                                .data_const(&g, rhs)
+                                .filter(|_| !self.escaped.contains(x));
+                            let fit = |c: &i64| lhs.ty.as_int().is_some_and(|t| data::fits(*c, t));
+                            g.set_constant(*x, c.filter(fit));
+                        }
+                        if let Some(rs) = self.store_data(g.clone(), lhs, rhs, line) {
+                            out.extend(rs);
+                            continue;
+                        }
+                        out.extend(
+                            self.check(g, lhs, line)
+                                .into_iter()
+                                .map(|r| r.map(|(g, ())| g)),
+                        )
+                    }
                     Err(e) => out.push(Err(e)),
                 }
             }
@@ -497,6 +537,42 @@ impl<'a> Transfer<'a> {
             }
         }
         out
+    }
+
+    /// `*p = *q` for an analysed struct: one assignment per member, in order (the cells are
+    /// the same or disjoint, so the order does not matter). Members that are structs or
+    /// arrays are copied as wholes, which only checks their dereferences.
+    fn assign_fields(
+        &self,
+        g: Graph,
+        lhs: &Expr,
+        rhs: &Expr,
+        s: StructId,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
+        let member = |base: &Expr, f: &Field| Expr {
+            kind: ExprKind::Field(Box::new(base.clone()), f.offset, f.name.clone()),
+            ty: f.ty.clone(),
+        };
+        let mut cur: Vec<Result<Graph, AbsError>> = vec![Ok(g)];
+        // Bit-fields carry no predicates; the other members' copies check the dereferences.
+        for f in self
+            .prog
+            .strukt(s)
+            .fields
+            .iter()
+            .filter(|f| f.bits.is_none())
+        {
+            let (l, r) = (member(lhs, f), member(rhs, f));
+            cur = cur
+                .into_iter()
+                .flat_map(|res| match res {
+                    Ok(g) => self.assign(g, &l, &r, line),
+                    Err(e) => vec![Err(e)],
+                })
+                .collect();
+        }
+        cur
     }
 
     /// Stores a pointer value into an lvalue.
@@ -640,6 +716,7 @@ impl<'a> Transfer<'a> {
                 g.set(self.v, self.v.undef(f), &[u], Kleene::from_bool(!zeroed));
             }
         }
+        self.init_data(g, u, s, zeroed);
         *g = self.fresh_instr(g.clone(), u);
     }
 
@@ -824,14 +901,17 @@ impl<'a> Transfer<'a> {
     }
 }
 
-/// The value of an integer expression that is a constant or a copy of a known one.
+/// The value of an integer expression that is a constant or a copy of a known one (a
+/// conversion that would change the value gives `None`).
 pub fn const_value(g: &Graph, e: &Expr) -> Option<i64> {
-    match &e.kind {
+    let v = match &e.kind {
         ExprKind::Const(n) => Some(*n),
         ExprKind::Var(x) => g.constant(*x),
-        ExprKind::Cast(inner) if inner.ty.as_int().is_some() && e.ty.as_int().is_some() => {
-            const_value(g, inner)
-        }
+        ExprKind::Cast(inner) if inner.ty.as_int().is_some() => const_value(g, inner),
+        _ => None,
+    }?;
+    match e.ty.as_int() {
+        Some(t) if super::data::fits(v, t) => Some(v),
         _ => None,
     }
 }

@@ -40,6 +40,37 @@ pub enum PredKind {
     Field(usize),
     /// An instrumentation predicate (an index into [`Vocab::instr`]).
     Instr(usize),
+    /// `fd[f == c]`: the field assertion (an index into [`Vocab::data`]) holds on every
+    /// cell the node stands for.
+    Data(usize),
+}
+
+/// A field assertion `f == c` on a data (non-pointer) field of a struct: seed 000's `ϕ` of a
+/// tracking definition's `Φ`, whose field predicate `fd_ϕ` the vocabulary carries.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Assertion {
+    /// The struct holding the field.
+    pub strukt: StructId,
+    /// The field's name.
+    pub field: String,
+    /// The constant it is compared with.
+    pub value: i64,
+}
+
+impl Assertion {
+    /// `data == 1`.
+    pub fn describe(&self) -> String {
+        format!("{} == {}", self.field, self.value)
+    }
+}
+
+/// A field predicate of the vocabulary.
+#[derive(Clone, Debug)]
+pub struct DataPred {
+    /// Its assertion.
+    pub assertion: Assertion,
+    /// Index into [`Vocab::preds`].
+    pub id: usize,
 }
 
 /// A predicate of the vocabulary.
@@ -113,6 +144,8 @@ pub struct Vocab<'d> {
     pub fields: Vec<TrackedField>,
     /// Instrumentation predicate instances, in stratification order.
     pub instr: Vec<Instr>,
+    /// Field predicates of the tracked field assertions.
+    pub data: Vec<DataPred>,
     /// All predicates.
     pub preds: Vec<PredInfo>,
     /// Number of unary and binary slots.
@@ -147,6 +180,7 @@ impl<'d> Vocab<'d> {
             vars: vec![],
             fields: vec![],
             instr: vec![],
+            data: vec![],
             preds: vec![],
             unary: 0,
             binary: 0,
@@ -203,6 +237,38 @@ impl<'d> Vocab<'d> {
             .map(|i| v.reaches_from_pointer(i))
             .collect();
         v
+    }
+
+    /// The vocabulary extended by the field predicates of `assertions` on analysed structs.
+    /// They are abstraction predicates (the paper's `fd_ϕ` is 1 on a node only where `ϕ` holds
+    /// for all its cells): cells whose data differ are never merged into one summary node.
+    pub fn with_assertions(mut self, assertions: &BTreeSet<Assertion>) -> Vocab<'d> {
+        let wanted: Vec<&Assertion> = assertions
+            .iter()
+            .filter(|a| self.analysed(a.strukt))
+            .collect();
+        for a in wanted {
+            let id = self.push_pred(
+                format!("fd[{}]", a.describe()),
+                1,
+                PredKind::Data(self.data.len()),
+                true,
+            );
+            self.data.push(DataPred {
+                assertion: a.clone(),
+                id,
+            });
+        }
+        self
+    }
+
+    /// The field predicates on field `field` of struct `s`: (constant, predicate id).
+    pub fn data_preds(&self, s: StructId, field: &str) -> Vec<(i64, usize)> {
+        self.data
+            .iter()
+            .filter(|d| d.assertion.strukt == s && d.assertion.field == field)
+            .map(|d| (d.assertion.value, d.id))
+            .collect()
     }
 
     fn push_pred(
