@@ -4,6 +4,10 @@
 //! buggy twins get replayed counterexamples; struct copies copy every member, pointer and
 //! data alike.
 
+#[path = "common/cfile.rs"]
+mod cfile;
+
+use cfile::temp_c;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -58,17 +62,6 @@ fn a_struct_copy_copies_pointer_and_data_members() {
         assert!(out.starts_with("FALSE(unreach-call)\n"), "{twin}: {out}");
         assert!(out.contains("replayed concretely"), "{twin}: {out}");
     }
-}
-
-/// A temporary C file.
-fn temp_c(src: &str) -> tempfile::NamedTempFile {
-    use std::io::Write;
-    let mut f = tempfile::Builder::new()
-        .suffix(".c")
-        .tempfile()
-        .expect("temp file");
-    f.write_all(src.as_bytes()).expect("write");
-    f
 }
 
 #[test]

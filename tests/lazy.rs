@@ -5,7 +5,10 @@
 //! allocating helpers, a doubly-linked list freed from its head (dangling back pointers), and
 //! UNKNOWN with a reason for programs outside the shape analysis (recursion).
 
-use std::io::Write;
+#[path = "common/cfile.rs"]
+mod cfile;
+
+use cfile::temp_c;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -83,15 +86,6 @@ fn the_maximal_configuration_needs_no_refinement() {
         out.contains("{reachability, cyclicity, cancellation} (3/3 families)"),
         "{out}"
     );
-}
-
-fn temp_c(src: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::Builder::new()
-        .suffix(".c")
-        .tempfile()
-        .expect("temp file");
-    f.write_all(src.as_bytes()).expect("write");
-    f
 }
 
 #[test]

@@ -384,13 +384,7 @@ impl<'a> Art<'a> {
         Ok(match b {
             Builtin::Nondet => match lhs {
                 Some(l) if l.ty.pointee().is_some() => t.store(g, l, PVal::Unknown, line),
-                Some(l) => {
-                    let mut g = g;
-                    if let ExprKind::Var(x) = &l.kind {
-                        g.set_constant(*x, None);
-                    }
-                    t.havoc(g, l, line)
-                }
+                Some(l) => t.havoc(g, l, line),
                 None => vec![Ok(g)],
             },
             Builtin::Assume => match args.first() {
@@ -422,13 +416,7 @@ impl<'a> Art<'a> {
             }
             Builtin::External => match lhs {
                 Some(l) if l.ty.pointee().is_some() => t.store(g, l, PVal::Unknown, line),
-                Some(l) => {
-                    let mut g = g;
-                    if let ExprKind::Var(x) = &l.kind {
-                        g.set_constant(*x, None);
-                    }
-                    t.havoc(g, l, line)
-                }
+                Some(l) => t.havoc(g, l, line),
                 None => vec![Ok(g)],
             },
             Builtin::BlockSize | Builtin::Unsupported => {
@@ -657,13 +645,7 @@ impl<'a> Art<'a> {
             let g = self.t.reset_vars(g, &callee.locals, false);
             let stored = match &lhs {
                 Some(l) if l.ty.pointee().is_some() => self.t.store(g, l, val, line),
-                Some(l) => {
-                    let mut g = g;
-                    if let ExprKind::Var(x) = &l.kind {
-                        g.set_constant(*x, None);
-                    }
-                    self.t.havoc(g, l, line)
-                }
+                Some(l) => self.t.havoc(g, l, line),
                 None => vec![Ok(g)],
             };
             for s in stored {

@@ -161,19 +161,22 @@ impl Transfer<'_> {
     /// `p->f = rhs` for a data field with field predicates: `None` when `lhs` is not one.
     pub fn store_data(
         &self,
-        g: Graph,
+        g: &Graph,
         lhs: &Expr,
         rhs: &Expr,
         line: u32,
     ) -> Option<Vec<Result<Graph, AbsError>>> {
-        let value = self.data_const(&g, rhs);
-        self.store_data_value(g, lhs, value, line)
+        self.store_data_value(g, lhs, self.data_const(g, rhs), line)
     }
 
-    /// A store of `value` (`None`: unknown, e.g. an input or a call's result) into `lhs`:
-    /// its field predicates if it is a data field with some, else only its dereferences.
-    pub fn havoc(&self, g: Graph, lhs: &Expr, line: u32) -> Vec<Result<Graph, AbsError>> {
-        match self.store_data_value(g.clone(), lhs, None, line) {
+    /// A store of an unknown value (an input, a call's result) into `lhs`: its copied
+    /// constant is forgotten if it is a variable, its field predicates become 1/2 if it is a
+    /// data field with some; its dereferences are checked.
+    pub fn havoc(&self, mut g: Graph, lhs: &Expr, line: u32) -> Vec<Result<Graph, AbsError>> {
+        if let ExprKind::Var(x) = &lhs.kind {
+            g.set_constant(*x, None);
+        }
+        match self.store_data_value(&g, lhs, None, line) {
             Some(out) => out,
             None => self
                 .check(g, lhs, line)
@@ -183,10 +186,11 @@ impl Transfer<'_> {
         }
     }
 
-    /// `p->f = value` for a data field with field predicates: `None` when `lhs` is not one.
+    /// `p->f = value` (`None`: unknown) for a data field with field predicates: `None` when
+    /// `lhs` is not one.
     fn store_data_value(
         &self,
-        g: Graph,
+        g: &Graph,
         lhs: &Expr,
         value: Option<i64>,
         line: u32,
@@ -198,32 +202,24 @@ impl Transfer<'_> {
         }
         let ty = lhs.ty.as_int()?;
         let value = value.filter(|c| fits(*c, ty));
-        let mut out = vec![];
-        for r in self.eval_ptr(g, df.ptr, line) {
-            match r {
-                Ok((mut g, PVal::Node(a))) if g.ty[a] == df.strukt => {
-                    for &(c, id) in &preds {
-                        let k = value.map_or(H, |v| Kleene::from_bool(v == c));
-                        g.set(self.v, id, &[a], k);
-                    }
-                    out.push(Ok(g));
-                }
-                Ok(_) => out.push(Err(self.deref_error(
-                    df.ptr,
-                    line,
-                    "the dereferenced pointer",
-                ))),
-                Err(e) => out.push(Err(e)),
+        Some(self.per_cell(g, &df, line, |mut g, a| {
+            for &(c, id) in &preds {
+                g.set(
+                    self.v,
+                    id,
+                    &[a],
+                    value.map_or(H, |v| Kleene::from_bool(v == c)),
+                );
             }
-        }
-        Some(out)
+            vec![g]
+        }))
     }
 
     /// A condition on a data field with field predicates: `p->f == c`, `p->f != c` (either
     /// side), or `p->f` as a truth value; `None` when `e` is not one.
     pub fn data_cond(
         &self,
-        g: Graph,
+        g: &Graph,
         e: &Expr,
         line: u32,
     ) -> Option<Vec<Result<(Graph, Kleene), AbsError>>> {
@@ -231,8 +227,8 @@ impl Transfer<'_> {
             ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) => {
                 let (a, b) = (strip_widening(a), strip_widening(b));
                 let (f, k) = match (data_field(a), data_field(b)) {
-                    (Some(_), _) => (a, super::transfer::const_value(&g, b)?),
-                    (None, Some(_)) => (b, super::transfer::const_value(&g, a)?),
+                    (Some(_), _) => (a, super::transfer::const_value(g, b)?),
+                    (None, Some(_)) => (b, super::transfer::const_value(g, a)?),
                     _ => return None,
                 };
                 (f, k, *op == CmpOp::Eq)
@@ -245,13 +241,28 @@ impl Transfer<'_> {
         if preds.is_empty() {
             return None;
         }
+        Some(self.per_cell(g, &df, line, |g, a| {
+            self.split_data(g, a, &preds, c)
+                .into_iter()
+                .map(|(g, k)| (g, if eq { k } else { k.not() }))
+                .collect()
+        }))
+    }
+
+    /// `each` on every focused structure in which the pointer of `df` is a single cell of the
+    /// field's struct; anything else it may be is an invalid dereference.
+    fn per_cell<X>(
+        &self,
+        g: &Graph,
+        df: &DataField,
+        line: u32,
+        each: impl Fn(Graph, usize) -> Vec<X>,
+    ) -> Vec<Result<X, AbsError>> {
         let mut out = vec![];
-        for r in self.eval_ptr(g, df.ptr, line) {
+        for r in self.eval_ptr(g.clone(), df.ptr, line) {
             match r {
                 Ok((g, PVal::Node(a))) if g.ty[a] == df.strukt => {
-                    for (g, k) in self.split_data(g, a, &preds, c) {
-                        out.push(Ok((g, if eq { k } else { k.not() })));
-                    }
+                    out.extend(each(g, a).into_iter().map(Ok))
                 }
                 Ok(_) => out.push(Err(self.deref_error(
                     df.ptr,
@@ -261,7 +272,7 @@ impl Transfer<'_> {
                 Err(e) => out.push(Err(e)),
             }
         }
-        Some(out)
+        out
     }
 
     /// The value of `f == c` on cell `a`, splitting the structure where its predicate is 1/2.
@@ -338,6 +349,9 @@ pub const MAX_VALUES: usize = 8;
 /// The literals variable `v` is assigned, if it is assigned nothing else (and its address
 /// is never taken) and there are at most [`MAX_VALUES`].
 fn literal_values(prog: &Program, v: VarId) -> Option<Vec<i64>> {
+    if super::analysis::escaped_vars(prog).contains(&v) {
+        return None;
+    }
     let mut out = vec![];
     for f in &prog.functions {
         for e in f.cfa.edge_weights() {
@@ -345,23 +359,11 @@ fn literal_values(prog: &Program, v: VarId) -> Option<Vec<i64>> {
                 Op::Assign { lhs, rhs } if matches!(lhs.kind, ExprKind::Var(x) if x == v) => {
                     out.push(literal(rhs)?)
                 }
-                Op::Havoc(x) if *x == v => {}
                 Op::Call { lhs: Some(l), .. } | Op::CallPtr { lhs: Some(l), .. } if matches!(l.kind, ExprKind::Var(x) if x == v) =>
                 {
                     return None;
                 }
-                op => {
-                    let mut taken = false;
-                    for x in op.exprs() {
-                        x.visit(&mut |y| {
-                            taken |= matches!(&y.kind, ExprKind::AddrOf(a)
-                                if matches!(a.kind, ExprKind::Var(x) if x == v));
-                        });
-                    }
-                    if taken {
-                        return None;
-                    }
-                }
+                _ => {}
             }
         }
     }

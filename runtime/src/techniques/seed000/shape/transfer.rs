@@ -345,38 +345,24 @@ impl<'a> Transfer<'a> {
                 }
                 out
             }
-            _ if e.ty.pointee().is_none() && data::data_field(e).is_some()
-                || matches!(e.kind, ExprKind::Cmp(..)) =>
-            {
-                match self.data_cond(g.clone(), e, line) {
-                    Some(out) => out,
-                    None => self
-                        .check(g, e, line)
-                        .into_iter()
-                        .map(|r| {
-                            r.map(|(g, ())| {
-                                let k = self.known_truth(&g, e);
-                                (g, k)
-                            })
-                        })
-                        .collect(),
-                }
-            }
             _ if e.ty.pointee().is_some() => self
                 .eval_ptr(g, e, line)
                 .into_iter()
                 .map(|r| r.map(|(g, v)| (g, ptr_eq(v, PVal::Null).not())))
                 .collect(),
-            _ => self
-                .check(g, e, line)
-                .into_iter()
-                .map(|r| {
-                    r.map(|(g, ())| {
-                        let k = self.known_truth(&g, e);
-                        (g, k)
+            _ => match self.data_cond(&g, e, line) {
+                Some(out) => out,
+                None => self
+                    .check(g, e, line)
+                    .into_iter()
+                    .map(|r| {
+                        r.map(|(g, ())| {
+                            let k = self.known_truth(&g, e);
+                            (g, k)
+                        })
                     })
-                })
-                .collect(),
+                    .collect(),
+            },
         }
     }
 
@@ -514,7 +500,7 @@ impl<'a> Transfer<'a> {
                             let fit = |c: &i64| lhs.ty.as_int().is_some_and(|t| data::fits(*c, t));
                             g.set_constant(*x, c.filter(fit));
                         }
-                        if let Some(rs) = self.store_data(g.clone(), lhs, rhs, line) {
+                        if let Some(rs) = self.store_data(&g, lhs, rhs, line) {
                             out.extend(rs);
                             continue;
                         }
