@@ -3,7 +3,8 @@
 //! for the buggy twin, the maximal-SCG configuration, valid-memtrack proofs for an unbounded
 //! list with their buggy twins, valid-memcleanup proofs with theirs, lists built by
 //! allocating helpers, a doubly-linked list freed from its head (dangling back pointers), and
-//! UNKNOWN with a reason for programs outside the shape analysis (recursion).
+//! UNKNOWN with a reason for programs outside the shape analysis (recursion), and a cell
+//! spliced in after a cursor in the middle of a list (reachability kept across `x = x->next`).
 
 #[path = "common/cfile.rs"]
 mod cfile;
@@ -319,4 +320,21 @@ fn a_dangling_back_pointer_is_no_error_until_it_is_dereferenced() {
         out.starts_with("FALSE(valid-deref)\n") && out.contains("replayed concretely"),
         "{out}"
     );
+}
+
+#[test]
+fn a_cell_spliced_in_after_a_moving_cursor_keeps_the_rest_of_the_list_reachable() {
+    // `x = x->next` keeps what `reach[next]<x>` knew past the edge it moved along, and
+    // `tmp->next = x->next` reads the cells past `x`'s one edge off `reach[next]<x>`: without
+    // them the tail looked only possibly reachable from `tmp`, and memtrack failed.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/valid-memtrack");
+    let out = verify(
+        &dir.join("insert_after_cursor.c"),
+        &["--check", "valid-memsafety"],
+    );
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    let out = verify_default(&dir.join("insert_after_cursor_bug.c"), "valid-memsafety");
+    assert!(out.starts_with("FALSE(valid-memtrack)\n"), "{out}");
+    assert!(out.contains("insert_after_cursor_bug.c:23"), "{out}");
 }

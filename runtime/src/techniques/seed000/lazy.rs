@@ -31,6 +31,7 @@ use crate::explicit::explore::{Counterexample, Limits};
 use crate::explicit::sample::{self, TypeSamples};
 use crate::program::ir::*;
 use crate::program::property::{Property, PropertySet};
+use crate::techniques::seed000::shape::alias::RefParams;
 use crate::techniques::seed000::shape::analysis::{
     Art, Bounds, CertificateStats, Ending, address_taken,
 };
@@ -375,6 +376,25 @@ impl<'a> Lazy<'a> {
 
     /// Algorithm 3, Refine: true if the abstraction changed.
     fn refine(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
+        if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
+            for (i, st) in path.iter().enumerate() {
+                eprintln!(
+                    "  step {i}: line {}: {}",
+                    self.prog.func(st.func).cfa[st.edge].line,
+                    crate::program::cfa::op(self.prog, &self.prog.func(st.func).cfa[st.edge].op)
+                );
+            }
+            eprintln!(
+                "core: steps {:?}, pointers {:?}",
+                core.steps,
+                core.pointers
+                    .iter()
+                    .map(
+                        |p| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *p)
+                    )
+                    .collect::<Vec<_>>()
+            );
+        }
         let mut new: BTreeSet<VarId> = BTreeSet::new();
         for &p in &core.pointers {
             if self.type_of(p).is_some() && !self.tracked.contains(&p) {
@@ -602,19 +622,24 @@ impl<'a> Lazy<'a> {
         }
     }
 
-    /// Pointers of the same type connected to `p` by assignments, parameter passing and
-    /// returns, transitively.
+    /// Pointers of the same type (or `void *`) connected to `p` by assignments, parameter
+    /// passing and returns, transitively.
     fn aliases(&self, p: VarId) -> BTreeSet<VarId> {
         let ty = self.type_of(p);
         let mut out: BTreeSet<VarId> = [p].into();
         let links = assignment_links(self.prog);
         loop {
             let before = out.len();
+            // `void *` carries cells of any type (out of allocation wrappers).
+            let same = |x: &VarId| {
+                let t = self.type_of(*x);
+                t == ty || t == Some(crate::techniques::seed000::shape::transfer::RAW)
+            };
             for (a, b) in &links {
-                if out.contains(a) && self.type_of(*b) == ty {
+                if out.contains(a) && same(b) {
                     out.insert(*b);
                 }
-                if out.contains(b) && self.type_of(*a) == ty {
+                if out.contains(b) && same(a) {
                     out.insert(*a);
                 }
             }
@@ -835,8 +860,8 @@ pub fn describe_scg(spec: &Spec, s: &Scg) -> String {
     )
 }
 
-/// Pairs of pointer variables connected by an assignment `a = b`, a parameter passing or a
-/// return into a variable.
+/// Pairs of pointer variables connected by an assignment `a = b` (`*pp = b` when `pp` is a
+/// reference parameter to `a`), a parameter passing or a return into a variable.
 fn assignment_links(prog: &Program) -> Vec<(VarId, VarId)> {
     let var = |e: &Expr| match &e.kind {
         ExprKind::Var(x) => Some(*x),
@@ -846,10 +871,11 @@ fn assignment_links(prog: &Program) -> Vec<(VarId, VarId)> {
         },
         _ => None,
     };
+    let refs = RefParams::new(prog);
     let mut out = vec![];
     for f in &prog.functions {
         for e in f.cfa.edge_references() {
-            match &e.weight().op {
+            match &*refs.rewrite(&e.weight().op) {
                 Op::Assign { lhs, rhs } => {
                     if let (Some(a), Some(b)) = (var(lhs), var(rhs)) {
                         out.push((a, b));

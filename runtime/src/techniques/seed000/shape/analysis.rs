@@ -12,6 +12,7 @@
 //! transition's abstract post independently of the exploration and checks that it is covered:
 //! the certificate behind a TRUE verdict.
 
+use super::alias::RefParams;
 use super::coerce::Constraints;
 use super::graph::{F, Graph, T};
 use super::live::Liveness;
@@ -106,6 +107,8 @@ pub struct Art<'a> {
     pub(super) t: Transfer<'a>,
     checks: &'a PropertySet,
     pub(super) live: Liveness,
+    /// Parameters that stand for a caller's variable: `*pp` is read as that variable.
+    refs: RefParams,
     /// Abstract locations.
     pub keys: Vec<Key>,
     key_index: HashMap<Key, usize>,
@@ -136,6 +139,7 @@ impl<'a> Art<'a> {
             },
             checks,
             live: Liveness::new(prog),
+            refs: RefParams::new(prog),
             keys: vec![],
             key_index: HashMap::new(),
             nodes: vec![],
@@ -304,6 +308,7 @@ impl<'a> Art<'a> {
         };
         let edge = &func.cfa[e];
         let line = edge.line;
+        let op = self.refs.rewrite(&edge.op);
         // Canonical abstraction at loop heads only: elsewhere a node materialised by a
         // condition (`p->succ != NULL`) stays a single cell for the operations that follow,
         // also in a function called next; termination needs blur only at loops (there is no
@@ -321,7 +326,7 @@ impl<'a> Art<'a> {
             }
         };
         let g = g.clone();
-        let results: Vec<Result<Graph, AbsError>> = match &edge.op {
+        let results: Vec<Result<Graph, AbsError>> = match &*op {
             Op::Skip => vec![Ok(g)],
             Op::Assign { lhs, rhs } => self.t.assign(g, lhs, rhs, line),
             Op::Assume { cond, positive } => self.t.assume(g, cond, *positive, line),
@@ -460,7 +465,9 @@ impl<'a> Art<'a> {
         }
         let locals: Vec<VarId> = callee.locals.clone();
         let mut cur: Vec<Result<Graph, AbsError>> = vec![Ok(self.t.reset_vars(g, &locals, true))];
-        for (p, a) in callee.params.iter().zip(args) {
+        // A reference parameter is never read: its function reads the variable instead.
+        let bound = callee.params.iter().zip(args);
+        for (p, a) in bound.filter(|(p, _)| self.refs.target(**p).is_none()) {
             let pty = prog.var(*p).ty.clone();
             let lhs = Expr {
                 kind: ExprKind::Var(*p),
@@ -588,7 +595,7 @@ impl<'a> Art<'a> {
         let v = self.t.v;
         let dead: Vec<VarId> = self
             .live
-            .dead(self.t.prog, key)
+            .dead(self.t.prog, &self.refs, key)
             .into_iter()
             .filter(|x| {
                 g.constant(*x).is_some()
@@ -622,7 +629,10 @@ impl<'a> Art<'a> {
                 .collect(),
             None => vec![Ok((g, PVal::Unknown))],
         };
-        let lhs = match &prog.func(caller.func).cfa[caller.edge].op {
+        let lhs = match &*self
+            .refs
+            .rewrite(&prog.func(caller.func).cfa[caller.edge].op)
+        {
             Op::Call { lhs, .. } => lhs.clone(),
             _ => None,
         };
@@ -908,7 +918,9 @@ pub fn secs(d: Duration) -> f64 {
 /// the shape analysis would miss writes through such pointers, so it refuses the program.
 pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
     // A tracked pointer, a tracked field or a data field with field predicates written
-    // through another pointer would change without the graph seeing it.
+    // through another pointer would change without the graph seeing it. A variable passed
+    // to a reference parameter is read and written as itself.
+    let refs = RefParams::new(prog);
     for f in &prog.functions {
         for e in f.cfa.edge_references() {
             let edge = e.weight();
@@ -932,7 +944,7 @@ pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
                     }
                 }
             };
-            for x in edge.op.exprs() {
+            for x in refs.exprs(prog, &edge.op) {
                 x.visit(&mut check);
             }
             if let Some(what) = found {

@@ -32,6 +32,10 @@ pub struct ClosureDelta {
     /// For reachability from a pointer: the cells other tracked pointers (left alone by the
     /// update) definitely point to, with their reachability instance over the same relation.
     anchors: Vec<(usize, usize)>,
+    /// Cells one definite edge past an anchor's cell (the only edge out of it): the cell, the
+    /// sibling's predicate id, and the anchor's cell, the one cell the old reachability
+    /// holds on without a path from the successor.
+    successors: Vec<(usize, usize, usize)>,
 }
 
 /// Which closure an instance is.
@@ -134,9 +138,11 @@ impl ClosureDelta {
             added: vec![],
             removed: vec![],
             anchors: vec![],
+            successors: vec![],
         };
         if let Shape::FromPointer(x) = shape {
             d.anchors = anchors(v, inst, x, old, new);
+            d.successors = successor_anchors(v, inst, (&relf, &d.roles), &d.anchors, (old, new));
         }
         for &a in &en.nodes {
             // A store of an unknown value leaves `1/2` tuples whose cells may have changed.
@@ -223,9 +229,10 @@ impl ClosureDelta {
 
     /// Whether every individual of `b0` is reached from the pointer over a definite added
     /// edge `a -> b` (the pointer definitely reaches `a`) followed by an old path from `b`
-    /// that no removed edge lies on: `b` is the cell of an anchor pointer whose old
-    /// reachability holds on `b0` and on no source of a removed edge (TVLA's update for
-    /// `x->f = y`: `reach[z](v) = reach[z](v) || reach[z](x) && reach[y](v)`).
+    /// that no removed edge lies on: `b` is the cell of an anchor pointer (or one definite
+    /// edge past it, and `b0` is not the anchor's cell) whose old reachability holds on `b0`
+    /// and on no source of a removed edge (TVLA's update for `x->f = y`:
+    /// `reach[z](v) = reach[z](v) || reach[z](x) && reach[y](v)`).
     fn reached_over_added(
         &self,
         v: &Vocab,
@@ -236,31 +243,52 @@ impl ClosureDelta {
         let Shape::FromPointer(x) = self.shape else {
             return false;
         };
+        let ev = Eval::new(v, new, inst, None);
+        let sources: Vec<usize> = (0..new.n)
+            .filter(|u| new.get(v, v.pt(x), &[*u]) == T)
+            .collect();
+        // The anchors at `b`: a pointer's cell (every cell it reaches), or the cell one edge
+        // past it (every cell it reaches but its own).
+        let at = |b: usize| {
+            let direct = self.anchors.iter().filter(move |(w, _)| *w == b);
+            let next = self.successors.iter().filter(move |(w, _, _)| *w == b);
+            direct
+                .map(|&(_, sib)| (sib, None))
+                .chain(next.map(|&(_, sib, w0)| (sib, Some(w0))))
+        };
+        self.added.iter().any(|&(a, b)| {
+            at(b).any(|(sib, except)| {
+                except != Some(b0) && self.reached_via(v, (old, &ev), (a, b, b0), sib, &sources)
+            })
+        })
+    }
+
+    /// Whether the definite added edge `a -> b` is reached from a source and every old path
+    /// from the sibling's pointer to `b0` survives (no removed edge leaves a cell it reached).
+    fn reached_via(
+        &self,
+        v: &Vocab,
+        (old, ev): (&Graph, &Eval),
+        (a, b, b0): (usize, usize, usize),
+        sib: usize,
+        sources: &[usize],
+    ) -> bool {
         let star = Formula::Closure {
             rel: self.rel.clone(),
             reflexive: true,
             from: 0,
             to: 1,
         };
-        let ev = Eval::new(v, new, inst, None);
         let relf = edge(&self.rel);
-        let sources: Vec<usize> = (0..new.n)
-            .filter(|u| new.get(v, v.pt(x), &[*u]) == T)
-            .collect();
-        self.added.iter().any(|&(a, b)| {
-            let Some(&(_, sib)) = self.anchors.iter().find(|(w, _)| *w == b) else {
-                return false;
-            };
-            ev.formula(&relf, &self.roles, vec![a, b]) == T
-                && old.get(v, sib, &[b0]) == T
-                && self
-                    .removed
-                    .iter()
-                    .all(|(c, _)| old.get(v, sib, &[*c]) == F)
-                && sources
-                    .iter()
-                    .any(|&a0| ev.formula(&star, &self.roles, vec![a0, a]) == T)
-        })
+        ev.formula(&relf, &self.roles, vec![a, b]) == T
+            && old.get(v, sib, &[b0]) == T
+            && self
+                .removed
+                .iter()
+                .all(|(c, _)| old.get(v, sib, &[*c]) == F)
+            && sources
+                .iter()
+                .any(|&a0| ev.formula(&star, &self.roles, vec![a0, a]) == T)
     }
 }
 
@@ -273,7 +301,7 @@ fn edge(rel: &Rel) -> Formula {
 }
 
 /// The anchors of reachability instance `inst` from pointer `x`: per sibling instance (same
-/// predicate and roles) of another tracked pointer that the update left alone and that
+/// predicate and roles) of another tracked pointer `y` that the update left alone and that
 /// definitely points to one cell, that cell and the sibling's predicate id.
 fn anchors(v: &Vocab, inst: &Instr, x: usize, old: &Graph, new: &Graph) -> Vec<(usize, usize)> {
     v.instr
@@ -282,6 +310,44 @@ fn anchors(v: &Vocab, inst: &Instr, x: usize, old: &Graph, new: &Graph) -> Vec<(
         .filter_map(|sib| {
             let y = sib.pointer.filter(|y| *y != x && !moved(v, *y, old, new))?;
             Some((single_target(v, old, y)?, sib.id))
+        })
+        .collect()
+}
+
+/// The successor anchors: for an anchor whose cell `w0` has, before and after the update,
+/// exactly one outgoing edge of the relation, the definite `w0 -> b` to another concrete cell
+/// `b`, the triple `(b, sibling, w0)`: every path from `y` to a cell other than `w0` starts
+/// with that edge, so the old `reach[y]` holds on a cell other than `w0` only if it was
+/// reached from `b` (TVLA's `reach[y->f](v) = reach[y](v) && v != y`, for an acyclic or
+/// cyclic list alike).
+fn successor_anchors(
+    v: &Vocab,
+    inst: &Instr,
+    rel: (&Formula, &[usize]),
+    anchors: &[(usize, usize)],
+    (old, new): (&Graph, &Graph),
+) -> Vec<(usize, usize, usize)> {
+    let (eo, en) = (Eval::new(v, old, inst, None), Eval::new(v, new, inst, None));
+    let (f, roles) = rel;
+    anchors
+        .iter()
+        .filter_map(|&(w0, sib)| {
+            if old.sm[w0] != F {
+                return None;
+            }
+            let mut succ = None;
+            for &b in &eo.nodes {
+                let (was, now) = (
+                    eo.formula(f, roles, vec![w0, b]),
+                    en.formula(f, roles, vec![w0, b]),
+                );
+                match (was, now) {
+                    (F, F) => {}
+                    (T, T) if succ.is_none() && b != w0 && old.sm[b] == F => succ = Some(b),
+                    _ => return None,
+                }
+            }
+            Some((succ?, sib, w0))
         })
         .collect()
 }
@@ -301,7 +367,8 @@ fn touched_unknown(v: &Vocab, g: &Graph, a: usize) -> bool {
 /// - `y` points to `w`: `reach[x] = reach[y]`;
 /// - `y` points to a single cell whose only outgoing edge is the definite `w' -> w`: every
 ///   path from `w'` to another cell starts with that edge, so `reach[x](v) = reach[y](v)`
-///   for every node `v` other than `w'` (and `reach[x](w')` is left to the definition).
+///   for every node `v` other than `w'` (and `reach[x](w')` is left to the definition);
+/// - the same with `y` the old `x` itself (`x = x->f`).
 ///
 /// Re-evaluating the definition instead loses what `reach[y]` knew about summary nodes: a
 /// summary with a possible self-edge and a possible edge from `w` looks only possibly
@@ -328,8 +395,12 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
     if !same {
         return None;
     }
+    // The pointer's own old cell is an anchor too (`x = x->f`): its old reachability holds
+    // on every cell past the one edge it moved along.
+    let own = single_target(v, old, x).map(|w0| (w0, inst.id));
     anchors(v, inst, x, old, new)
         .into_iter()
+        .chain(own)
         .find_map(|(w0, sib)| {
             let copy = |skip: Option<usize>| {
                 (0..new.n)

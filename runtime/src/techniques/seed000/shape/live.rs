@@ -8,6 +8,7 @@
 //! (an allocation loop's cursor, a caller's temporaries during a check) no longer multiplies
 //! the graphs at every location after it.
 
+use super::alias::RefParams;
 use super::analysis::Key;
 use crate::program::ir::{Expr, ExprKind, FuncId, Op, Program, VarId, VarKind};
 use petgraph::graph::NodeIndex;
@@ -65,15 +66,17 @@ impl Liveness {
     }
 
     /// The locals and parameters of every frame of `key` that are dead there.
-    pub fn dead(&self, prog: &Program, key: &Key) -> Vec<VarId> {
+    pub fn dead(&self, prog: &Program, refs: &RefParams, key: &Key) -> Vec<VarId> {
         // A caller still reads the variables of its call's target (`p->left = f(p)`) when
-        // the callee returns.
+        // the callee returns, and the callee reads and writes the variables passed to its
+        // reference parameters.
         let frames = key
             .stack
             .iter()
             .map(|r| {
-                let mut pending = BTreeSet::new();
-                if let Op::Call { lhs: Some(l), .. } = &prog.func(r.func).cfa[r.edge].op {
+                let op = &prog.func(r.func).cfa[r.edge].op;
+                let mut pending: BTreeSet<VarId> = refs.passed(prog, op).into_iter().collect();
+                if let Op::Call { lhs: Some(l), .. } = op {
                     vars(l, &mut pending);
                 }
                 (r.func, r.resume, pending)
@@ -238,6 +241,6 @@ mod tests {
             func: mk,
             loc: prog.func(mk).entry,
         };
-        assert!(!lv.dead(&prog, &key).contains(&p));
+        assert!(!lv.dead(&prog, &RefParams::new(&prog), &key).contains(&p));
     }
 }

@@ -2,7 +2,7 @@
 //! vocabulary of predicates comes from a checked spec (compiled or loaded at run time) and a
 //! shape type per recursive struct; nothing here knows lists or trees.
 //!
-//! Stages: [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
+//! Stages: [`alias`] (reference parameters: `*pp` read as the caller's variable), [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
 //! [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
 //! bounds for closures), [`coerce`] (constraints from the definitions), [`data`] (field predicates of field
 //! assertions), [`transfer`] (focus,
@@ -11,6 +11,7 @@
 //! and for people and other tools, [`draw`] (structures as pictures) and [`facts`] (what the
 //! graphs at the loop heads say in C, for correctness witnesses).
 
+pub mod alias;
 pub mod analysis;
 pub mod coerce;
 pub mod data;
