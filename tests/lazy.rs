@@ -2,9 +2,10 @@
 //! refinement history and re-checked certificate, shape-graph dumps, a replayed counterexample
 //! for the buggy twin, the maximal-SCG configuration, valid-memtrack proofs for an unbounded
 //! list with their buggy twins, valid-memcleanup proofs with theirs, lists built by
-//! allocating helpers, a doubly-linked list freed from its head (dangling back pointers), and
-//! UNKNOWN with a reason for programs outside the shape analysis (recursion), and a cell
-//! spliced in after a cursor in the middle of a list (reachability kept across `x = x->next`).
+//! allocating helpers, a doubly-linked list freed from its head (dangling back pointers), a
+//! cell spliced in after a cursor in the middle of a list (reachability kept across
+//! `x = x->next`), and UNKNOWN with a reason for programs outside the shape analysis
+//! (recursion).
 
 #[path = "common/cfile.rs"]
 mod cfile;

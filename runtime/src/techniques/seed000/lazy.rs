@@ -374,26 +374,25 @@ impl<'a> Lazy<'a> {
         enabled(self.domain, ts)
     }
 
+    /// Prints a spurious path and its core (with `SHAPECHECK_DEBUG`).
+    fn debug_core(&self, path: &[PathStep], core: &feasibility::Core) {
+        for (i, st) in path.iter().enumerate() {
+            let edge = &self.prog.func(st.func).cfa[st.edge];
+            let op = crate::program::cfa::op(self.prog, &edge.op);
+            eprintln!("  step {i}: line {}: {op}", edge.line);
+        }
+        let names: Vec<String> = core
+            .pointers
+            .iter()
+            .map(|p| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *p))
+            .collect();
+        eprintln!("core: steps {:?}, pointers {names:?}", core.steps);
+    }
+
     /// Algorithm 3, Refine: true if the abstraction changed.
     fn refine(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
         if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
-            for (i, st) in path.iter().enumerate() {
-                eprintln!(
-                    "  step {i}: line {}: {}",
-                    self.prog.func(st.func).cfa[st.edge].line,
-                    crate::program::cfa::op(self.prog, &self.prog.func(st.func).cfa[st.edge].op)
-                );
-            }
-            eprintln!(
-                "core: steps {:?}, pointers {:?}",
-                core.steps,
-                core.pointers
-                    .iter()
-                    .map(
-                        |p| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *p)
-                    )
-                    .collect::<Vec<_>>()
-            );
+            self.debug_core(path, core);
         }
         let mut new: BTreeSet<VarId> = BTreeSet::new();
         for &p in &core.pointers {
