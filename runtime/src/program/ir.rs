@@ -382,6 +382,31 @@ impl Expr {
         )
     }
 
+    /// The same expression with each direct subexpression replaced by `f` of it.
+    pub fn map_children(&self, f: &mut dyn FnMut(&Expr) -> Expr) -> Expr {
+        let mut b = |x: &Expr| Box::new(f(x));
+        let kind = match &self.kind {
+            ExprKind::Deref(a) => ExprKind::Deref(b(a)),
+            ExprKind::Field(a, o, n) => ExprKind::Field(b(a), *o, n.clone()),
+            ExprKind::BitField(a, s) => ExprKind::BitField(b(a), *s),
+            ExprKind::AddrOf(a) => ExprKind::AddrOf(b(a)),
+            ExprKind::Unary(o, a) => ExprKind::Unary(*o, b(a)),
+            ExprKind::Cast(a) => ExprKind::Cast(b(a)),
+            ExprKind::Binary(o, x, y) => ExprKind::Binary(*o, b(x), b(y)),
+            ExprKind::Cmp(o, x, y) => ExprKind::Cmp(*o, b(x), b(y)),
+            ExprKind::PtrAdd(x, y, s) => ExprKind::PtrAdd(b(x), b(y), *s),
+            ExprKind::PtrDiff(x, y, s) => ExprKind::PtrDiff(b(x), b(y), *s),
+            k @ (ExprKind::Const(_)
+            | ExprKind::Var(_)
+            | ExprKind::FuncAddr(_)
+            | ExprKind::Str(_)) => k.clone(),
+        };
+        Expr {
+            kind,
+            ty: self.ty.clone(),
+        }
+    }
+
     /// Calls `f` on this expression and every subexpression, parents first.
     pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
         let mut stack = vec![self];
@@ -545,6 +570,33 @@ pub enum Op {
 }
 
 impl Op {
+    /// The same operation with each expression replaced by `f` of it (a `Havoc`'s variable
+    /// is left alone).
+    pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Expr) -> Op {
+        match self {
+            Op::Assign { lhs, rhs } => Op::Assign {
+                lhs: f(lhs),
+                rhs: f(rhs),
+            },
+            Op::Assume { cond, positive } => Op::Assume {
+                cond: f(cond),
+                positive: *positive,
+            },
+            Op::Call { lhs, callee, args } => Op::Call {
+                lhs: lhs.as_ref().map(&mut *f),
+                callee: callee.clone(),
+                args: args.iter().map(&mut *f).collect(),
+            },
+            Op::CallPtr { lhs, target, args } => Op::CallPtr {
+                lhs: lhs.as_ref().map(&mut *f),
+                target: f(target),
+                args: args.iter().map(&mut *f).collect(),
+            },
+            Op::Return(e) => Op::Return(e.as_ref().map(f)),
+            Op::Havoc(_) | Op::Skip | Op::Unsupported(_) => self.clone(),
+        }
+    }
+
     /// The expressions the operation reads or writes (left-hand sides included).
     pub fn exprs(&self) -> Vec<&Expr> {
         match self {

@@ -418,50 +418,18 @@ fn rename_op(op: &Op, map: &BTreeMap<VarId, VarId>) -> Op {
     if map.is_empty() {
         return op.clone();
     }
-    let r = |e: &Expr| rename(e, map);
     match op {
-        Op::Assign { lhs, rhs } => Op::Assign {
-            lhs: r(lhs),
-            rhs: r(rhs),
-        },
-        Op::Assume { cond, positive } => Op::Assume {
-            cond: r(cond),
-            positive: *positive,
-        },
         Op::Havoc(v) => Op::Havoc(*map.get(v).unwrap_or(v)),
-        Op::Call { lhs, callee, args } => Op::Call {
-            lhs: lhs.as_ref().map(r),
-            callee: callee.clone(),
-            args: args.iter().map(r).collect(),
-        },
-        Op::CallPtr { lhs, target, args } => Op::CallPtr {
-            lhs: lhs.as_ref().map(r),
-            target: r(target),
-            args: args.iter().map(r).collect(),
-        },
-        Op::Return(e) => Op::Return(e.as_ref().map(r)),
-        Op::Skip | Op::Unsupported(_) => op.clone(),
+        _ => op.map_exprs(&mut |e| rename(e, map)),
     }
 }
 
 fn rename(e: &Expr, map: &BTreeMap<VarId, VarId>) -> Expr {
-    let b = |x: &Expr| Box::new(rename(x, map));
-    let kind = match &e.kind {
-        ExprKind::Var(v) => ExprKind::Var(*map.get(v).unwrap_or(v)),
-        ExprKind::Deref(a) => ExprKind::Deref(b(a)),
-        ExprKind::Field(a, o, n) => ExprKind::Field(b(a), *o, n.clone()),
-        ExprKind::BitField(a, s) => ExprKind::BitField(b(a), *s),
-        ExprKind::AddrOf(a) => ExprKind::AddrOf(b(a)),
-        ExprKind::Unary(o, a) => ExprKind::Unary(*o, b(a)),
-        ExprKind::Cast(a) => ExprKind::Cast(b(a)),
-        ExprKind::Binary(o, x, y) => ExprKind::Binary(*o, b(x), b(y)),
-        ExprKind::Cmp(o, x, y) => ExprKind::Cmp(*o, b(x), b(y)),
-        ExprKind::PtrAdd(x, y, s) => ExprKind::PtrAdd(b(x), b(y), *s),
-        ExprKind::PtrDiff(x, y, s) => ExprKind::PtrDiff(b(x), b(y), *s),
-        k @ (ExprKind::Const(_) | ExprKind::FuncAddr(_) | ExprKind::Str(_)) => k.clone(),
-    };
-    Expr {
-        kind,
-        ty: e.ty.clone(),
+    match &e.kind {
+        ExprKind::Var(v) => Expr {
+            kind: ExprKind::Var(*map.get(v).unwrap_or(v)),
+            ty: e.ty.clone(),
+        },
+        _ => e.map_children(&mut |x| rename(x, map)),
     }
 }

@@ -94,29 +94,7 @@ impl RefParams {
         if self.is_empty() || !op.exprs().iter().any(|e| self.mentions(e)) {
             return Cow::Borrowed(op);
         }
-        let r = |e: &Expr| self.expr(e);
-        Cow::Owned(match op {
-            Op::Assign { lhs, rhs } => Op::Assign {
-                lhs: r(lhs),
-                rhs: r(rhs),
-            },
-            Op::Assume { cond, positive } => Op::Assume {
-                cond: r(cond),
-                positive: *positive,
-            },
-            Op::Call { lhs, callee, args } => Op::Call {
-                lhs: lhs.as_ref().map(r),
-                callee: callee.clone(),
-                args: args.iter().map(r).collect(),
-            },
-            Op::CallPtr { lhs, target, args } => Op::CallPtr {
-                lhs: lhs.as_ref().map(r),
-                target: r(target),
-                args: args.iter().map(r).collect(),
-            },
-            Op::Return(v) => Op::Return(v.as_ref().map(r)),
-            other => other.clone(),
-        })
+        Cow::Owned(op.map_exprs(&mut |e| self.expr(e)))
     }
 
     fn mentions(&self, e: &Expr) -> bool {
@@ -130,26 +108,15 @@ impl RefParams {
     }
 
     fn expr(&self, e: &Expr) -> Expr {
-        let r = |a: &Expr| Box::new(self.expr(a));
-        let kind = match &e.kind {
+        match &e.kind {
             ExprKind::Deref(a) => match &a.kind {
-                ExprKind::Var(p) if self.target.contains_key(p) => ExprKind::Var(self.target[p]),
-                _ => ExprKind::Deref(r(a)),
+                ExprKind::Var(p) if self.target.contains_key(p) => Expr {
+                    kind: ExprKind::Var(self.target[p]),
+                    ty: e.ty.clone(),
+                },
+                _ => e.map_children(&mut |x| self.expr(x)),
             },
-            ExprKind::Field(a, off, name) => ExprKind::Field(r(a), *off, name.clone()),
-            ExprKind::BitField(a, spec) => ExprKind::BitField(r(a), *spec),
-            ExprKind::AddrOf(a) => ExprKind::AddrOf(r(a)),
-            ExprKind::Unary(op, a) => ExprKind::Unary(*op, r(a)),
-            ExprKind::Cast(a) => ExprKind::Cast(r(a)),
-            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, r(a), r(b)),
-            ExprKind::Cmp(op, a, b) => ExprKind::Cmp(*op, r(a), r(b)),
-            ExprKind::PtrAdd(a, b, s) => ExprKind::PtrAdd(r(a), r(b), *s),
-            ExprKind::PtrDiff(a, b, s) => ExprKind::PtrDiff(r(a), r(b), *s),
-            other => other.clone(),
-        };
-        Expr {
-            kind,
-            ty: e.ty.clone(),
+            _ => e.map_children(&mut |x| self.expr(x)),
         }
     }
 }
