@@ -94,6 +94,18 @@ pub fn load(path: &Path) -> Result<Program, FrontendError> {
     load_with(path, DataModel::default(), None)
 }
 
+/// A program from C source text (through a temporary file), for unit tests.
+#[cfg(test)]
+pub(crate) fn load_source(src: &str) -> Program {
+    use std::io::Write;
+    let mut f = tempfile::Builder::new()
+        .suffix(".c")
+        .tempfile()
+        .expect("temp file");
+    f.write_all(src.as_bytes()).expect("write");
+    load(f.path()).expect("parses")
+}
+
 /// Reads, preprocesses, checks (nesting, then the C compiler, stopped at `deadline` if it runs
 /// that long: the analysis then goes on without it), parses and lowers a C file in the given
 /// data model.

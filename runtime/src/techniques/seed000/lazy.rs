@@ -182,6 +182,8 @@ struct TypeState {
 /// The lazy shape analysis of one program.
 pub struct Lazy<'a> {
     prog: &'a Program,
+    /// The program's reference parameters (`*pp` read as the caller's variable).
+    refs: RefParams,
     spec: &'a Spec,
     checks: &'a PropertySet,
     domain: &'a dyn Domain,
@@ -230,6 +232,7 @@ impl<'a> Lazy<'a> {
             .collect();
         Lazy {
             prog,
+            refs: RefParams::new(prog),
             spec,
             checks,
             domain,
@@ -626,7 +629,7 @@ impl<'a> Lazy<'a> {
     fn aliases(&self, p: VarId) -> BTreeSet<VarId> {
         let ty = self.type_of(p);
         let mut out: BTreeSet<VarId> = [p].into();
-        let links = assignment_links(self.prog);
+        let links = assignment_links(self.prog, &self.refs);
         loop {
             let before = out.len();
             // `void *` carries cells of any type (out of allocation wrappers).
@@ -742,7 +745,7 @@ impl refine::Refinement for Lazy<'_> {
         self.rounds += 1;
         let vocab = Vocab::new(self.prog, self.domain, &self.shape_types(), &self.tracked)
             .with_assertions(&self.assertions);
-        if let Some(why) = address_taken(self.prog, &vocab) {
+        if let Some(why) = address_taken(self.prog, &self.refs, &vocab) {
             return Exploration::Incomplete(why);
         }
         let cons = self.constraints(&vocab);
@@ -861,7 +864,7 @@ pub fn describe_scg(spec: &Spec, s: &Scg) -> String {
 
 /// Pairs of pointer variables connected by an assignment `a = b` (`*pp = b` when `pp` is a
 /// reference parameter to `a`), a parameter passing or a return into a variable.
-fn assignment_links(prog: &Program) -> Vec<(VarId, VarId)> {
+fn assignment_links(prog: &Program, refs: &RefParams) -> Vec<(VarId, VarId)> {
     let var = |e: &Expr| match &e.kind {
         ExprKind::Var(x) => Some(*x),
         ExprKind::Cast(inner) => match inner.kind {
@@ -870,7 +873,6 @@ fn assignment_links(prog: &Program) -> Vec<(VarId, VarId)> {
         },
         _ => None,
     };
-    let refs = RefParams::new(prog);
     let mut out = vec![];
     for f in &prog.functions {
         for e in f.cfa.edge_references() {

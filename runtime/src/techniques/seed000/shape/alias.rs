@@ -325,17 +325,7 @@ fn only_dereferenced(prog: &Program, p: VarId, cands: &BTreeSet<VarId>) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::frontend;
-    use std::io::Write;
-
-    fn load(src: &str) -> Program {
-        let mut f = tempfile::Builder::new()
-            .suffix(".c")
-            .tempfile()
-            .expect("temp file");
-        f.write_all(src.as_bytes()).expect("write");
-        frontend::load(f.path()).expect("parses")
-    }
+    use crate::program::frontend::load_source as load;
 
     fn var(prog: &Program, func: &str, name: &str) -> VarId {
         let f = prog

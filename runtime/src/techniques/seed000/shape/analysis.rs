@@ -916,11 +916,10 @@ pub fn secs(d: Duration) -> f64 {
 
 /// Whether the program takes the address of a tracked pointer variable or of a tracked field:
 /// the shape analysis would miss writes through such pointers, so it refuses the program.
-pub fn address_taken(prog: &Program, v: &Vocab) -> Option<String> {
+pub fn address_taken(prog: &Program, refs: &RefParams, v: &Vocab) -> Option<String> {
     // A tracked pointer, a tracked field or a data field with field predicates written
     // through another pointer would change without the graph seeing it. A variable passed
     // to a reference parameter is read and written as itself.
-    let refs = RefParams::new(prog);
     for f in &prog.functions {
         for e in f.cfa.edge_references() {
             let edge = e.weight();

@@ -148,17 +148,7 @@ fn vars(e: &Expr, out: &mut BTreeSet<VarId>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::frontend;
-    use std::io::Write;
-
-    fn load(src: &str) -> Program {
-        let mut f = tempfile::Builder::new()
-            .suffix(".c")
-            .tempfile()
-            .expect("temp file");
-        f.write_all(src.as_bytes()).expect("write");
-        frontend::load(f.path()).expect("parses")
-    }
+    use crate::program::frontend::load_source as load;
 
     #[test]
     fn a_cursor_is_dead_after_its_loop_and_a_result_live_until_returned() {
