@@ -55,7 +55,7 @@ mod tests {
                 super::diag::render_all(&e, "library", &LIB.join("\n"))
             )
         });
-        assert_eq!(spec.structures.len(), 5);
+        assert_eq!(spec.structures.len(), 7);
         assert_eq!(spec.templates.len(), 1);
     }
 }

@@ -15,7 +15,7 @@ use shapecheck_dsl::ir::{Generator, Spec, StructId};
 use shapecheck_dsl::lattice::{finest, generators, refines};
 use std::collections::BTreeSet;
 
-const STRUCTURES: [&str; 5] = ["sll", "dll", "tree", "treep", "csll"];
+const STRUCTURES: [&str; 7] = ["sll", "dll", "tree", "treep", "csll", "sllo", "dllo"];
 
 /// Each library structure with its generators and its role names as fields.
 fn lattices(spec: &Spec) -> Vec<(StructId, Vec<Generator>, Vec<String>)> {
@@ -59,6 +59,9 @@ fn generators_are_the_requires_closed_family_sets() {
     // tree: down ← closure ← {reachability, acyclicity}: {}, {d}, {d,c}, +r, +a, +r+a.
     assert_eq!(count("tree"), 6);
     assert_eq!(count("treep"), 12);
+    // sllo: sll's three times ownership on or off; dllo: dll's six likewise.
+    assert_eq!(count("sllo"), 6);
+    assert_eq!(count("dllo"), 12);
     for (s, gens, _) in lattices(&spec) {
         let st = &spec.structures[s.0];
         let distinct: BTreeSet<&Generator> = gens.iter().collect();

@@ -38,7 +38,7 @@ fn every_library_invariant_is_tested() {
     let names: Vec<&str> = spec.invariants.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(
         names,
-        ["acyclic", "inverse", "unshared", "tree", "circular"]
+        ["acyclic", "inverse", "unshared", "tree", "circular", "owns"]
     );
 }
 
@@ -150,4 +150,28 @@ fn structures_are_enabled_by_their_heaps() {
         with_parents.edges.insert((child, "p".into()), parent);
     }
     assert!(enabled("treep", &["l", "r", "p"], &with_parents));
+}
+
+#[test]
+fn owns() {
+    // 0 -> 1 -> 2 along n; 0 owns 3 through o, 1 and 2 point o at themselves.
+    let owned = heap(
+        4,
+        &[
+            (0, "n", 1),
+            (1, "n", 2),
+            (0, "o", 3),
+            (1, "o", 1),
+            (2, "o", 2),
+        ],
+        &[("x", 0)],
+    );
+    assert!(inv("owns", &["n", "o"], &owned));
+    // An o-edge into the list (a dll's back edge, a tree's right child with children).
+    assert!(!inv("owns", &["n", "p"], &dll3(1)));
+    let into_list = heap(3, &[(0, "n", 1), (1, "n", 2), (2, "o", 1)], &[]);
+    assert!(!inv("owns", &["n", "o"], &into_list));
+    // The owned cell may not start a list of its own.
+    let owns_list = heap(3, &[(0, "o", 1), (1, "n", 2)], &[]);
+    assert!(!inv("owns", &["n", "o"], &owns_list));
 }

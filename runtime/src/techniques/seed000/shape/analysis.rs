@@ -571,12 +571,15 @@ impl<'a> Art<'a> {
             .collect();
         loop {
             let more: Vec<usize> = (0..g.n)
-                .filter(|w| !reached[*w] && g.sm[*w] == F)
+                .filter(|w| !reached[*w])
                 .filter(|w| {
-                    (0..g.n).any(|a| {
-                        reached[a]
-                            && (0..v.fields.len()).any(|f| g.get(v, v.field_pred(f), &[a, *w]) == T)
-                    })
+                    let single = g.sm[*w] == F
+                        && (0..g.n).any(|a| {
+                            reached[a]
+                                && (0..v.fields.len())
+                                    .any(|f| g.get(v, v.field_pred(f), &[a, *w]) == T)
+                        });
+                    single || self.owned_by_reached(g, *w, &reached)
                 })
                 .collect();
             if more.is_empty() {
@@ -587,6 +590,20 @@ impl<'a> Art<'a> {
             }
         }
         reached.iter().any(|r| !r)
+    }
+
+    /// Whether every individual of node `w` is the target of a field of a reached cell: a
+    /// "has a predecessor along f" instance is 1 on `w` and every node that may point to `w`
+    /// along `f` is reached in all its individuals.
+    fn owned_by_reached(&self, g: &Graph, w: usize, reached: &[bool]) -> bool {
+        let v = self.t.v;
+        v.instr.iter().zip(&v.pointing).any(|(inst, f)| {
+            f.is_some_and(|f| {
+                g.ty[w] == inst.strukt
+                    && g.get(v, inst.id, &[w]) == T
+                    && (0..g.n).all(|a| reached[a] || g.get(v, v.field_pred(f), &[a, w]) == F)
+            })
+        })
     }
 
     /// Forgets the variables dead at `key`: their pointers point nowhere and are invalid,

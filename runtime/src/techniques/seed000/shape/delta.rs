@@ -205,6 +205,9 @@ impl ClosureDelta {
             let mut acc = F;
             for (a0, k) in sources(g) {
                 for &(a, b) in edges {
+                    if self.off_simple_paths(g, (a0, b0), (a, b)) {
+                        continue;
+                    }
                     let x = ev.formula(&star, &self.roles, vec![a0, a]);
                     let y = ev.formula(&star, &self.roles, vec![b, b0]);
                     acc = acc.or(k.and(x).and(y));
@@ -225,6 +228,23 @@ impl ClosureDelta {
             return T;
         }
         val
+    }
+
+    /// Whether edge `a -> b` lies on no simple path from `a0` to `b0`, so a path between
+    /// them never needs it: it enters `a0` or leaves `b0` (each a single cell; for
+    /// reachability from a pointer `a0` is its definite cell). Cyclicity (`R+(v, v)`) is a
+    /// path that returns to its start, so it keeps every edge. Without this, closing a
+    /// cyclic list (`x->next = head`) and reopening it lost `head`'s reachability.
+    fn off_simple_paths(
+        &self,
+        g: &Graph,
+        (a0, b0): (usize, usize),
+        (a, b): (usize, usize),
+    ) -> bool {
+        if self.shape == Shape::Diagonal || a0 == b0 {
+            return false;
+        }
+        (b == a0 && g.sm[a0] == F) || (a == b0 && g.sm[b0] == F)
     }
 
     /// Whether every individual of `b0` is reached from the pointer over a definite added
@@ -414,8 +434,41 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
                 && nodes
                     .iter()
                     .all(|&b| relf(w0, b) == if b == w { T } else { F });
-            only_edge.then(|| copy(Some(w0)))
+            only_edge.then(|| {
+                let mut known: Vec<Option<Kleene>> = copy(Some(w0));
+                known[w0] = cyclic_at(v, old, (&rel, &roles), w0);
+                known
+            })
         })
+}
+
+/// Whether cell `w0` lies on a cycle of the relation, read off a cyclicity instance
+/// (`R+(v, v)`) of the same relation: when `w0`'s only edge leads to the pointer's new cell,
+/// that is whether the pointer reaches `w0` (`reach[y->f](y) = cyclic(y)`).
+fn cyclic_at(v: &Vocab, old: &Graph, (rel, roles): (&Rel, &[usize]), w0: usize) -> Option<Kleene> {
+    let key = bound(rel, roles);
+    v.instr.iter().find_map(|c| {
+        let Formula::Closure {
+            rel: r,
+            reflexive: false,
+            from: 0,
+            to: 0,
+        } = &v.decl(c.pred).body
+        else {
+            return None;
+        };
+        (c.pointer.is_none() && c.strukt == old.ty[w0] && bound(r, &c.roles) == key)
+            .then(|| old.get(v, c.id, &[w0]))
+            .filter(|k| *k != H)
+    })
+}
+
+/// A relation with its roles bound: the field, or the predicate with its fields.
+fn bound(rel: &Rel, roles: &[usize]) -> (Option<shapecheck_dsl::ir::PredId>, Vec<usize>) {
+    match rel {
+        Rel::Field(r) => (None, bind_roles(roles, &[*r])),
+        Rel::Pred(p, rs) => (Some(*p), bind_roles(roles, rs)),
+    }
 }
 
 /// Whether the update changed where tracked pointer `x` points.

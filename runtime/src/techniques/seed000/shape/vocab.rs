@@ -163,6 +163,11 @@ pub struct Vocab<'d> {
     /// fields" (`exists u. x(u) && R(u, v)`, R a closure of fields): its value 1 on a node
     /// says every individual the node stands for is reachable (valid-memtrack).
     pub reaching: Vec<bool>,
+    /// Per instance, the field (index into `fields`) when it means "v has a predecessor
+    /// along that field" (`exists u. f(u, v)`): its value 1 on a node says every individual
+    /// the node stands for is the target of some cell's field (valid-memtrack follows owned
+    /// cells through it).
+    pub pointing: Vec<Option<usize>>,
 }
 
 impl<'d> Vocab<'d> {
@@ -189,6 +194,7 @@ impl<'d> Vocab<'d> {
             instr_index: BTreeMap::new(),
             reads: vec![],
             reaching: vec![],
+            pointing: vec![],
         };
         let any = types.iter().any(|t| t.generator.is_some());
         for &x in tracked {
@@ -235,6 +241,9 @@ impl<'d> Vocab<'d> {
         v.reads = (0..v.instr.len()).map(|i| v.instance_reads(i)).collect();
         v.reaching = (0..v.instr.len())
             .map(|i| v.reaches_from_pointer(i))
+            .collect();
+        v.pointing = (0..v.instr.len())
+            .map(|i| v.one_edge(i).filter(|(_, pred)| *pred).map(|(f, _)| f))
             .collect();
         v
     }
@@ -357,6 +366,24 @@ impl<'d> Vocab<'d> {
     }
 
     /// Whether instance `i` is reachability from its pointer along tracked fields.
+    /// The field of a unary instance defined as one edge, `exists u. f(u, v)` (true: a
+    /// predecessor) or `exists w. f(v, w)` (false: a successor).
+    pub fn one_edge(&self, i: usize) -> Option<(usize, bool)> {
+        let inst = &self.instr[i];
+        let decl = self.decl(inst.pred);
+        if inst.pointer.is_some() || decl.arity != 1 {
+            return None;
+        }
+        let Formula::Exists(u, body) = &decl.body else {
+            return None;
+        };
+        match &**body {
+            Formula::Field(r, a, 0) if a == u => Some((*inst.roles.get(*r)?, true)),
+            Formula::Field(r, 0, b) if b == u => Some((*inst.roles.get(*r)?, false)),
+            _ => None,
+        }
+    }
+
     fn reaches_from_pointer(&self, i: usize) -> bool {
         let inst = &self.instr[i];
         let decl = self.decl(inst.pred);
