@@ -7,29 +7,15 @@
 #[path = "common/cfile.rs"]
 mod cfile;
 
+#[path = "common/shape.rs"]
+mod shape;
+
 use cfile::temp_c;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn program(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs/unreach-call")
-        .join(name)
-}
-
-fn shape(file: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
-        .args(["verify", "--engine", "shape", "--timeout", "60"])
-        .args(["--check", "unreach-call"])
-        .arg(file)
-        .output()
-        .expect("run shapecheck");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use shape::{program, shape};
 
 #[test]
 fn a_list_ended_by_a_tagged_cell_is_proved_with_field_assertions() {
-    let out = shape(&program("tagged_slots.c"));
+    let out = shape(&program("unreach-call", "tagged_slots.c"), "unreach-call");
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("certificate re-checked"), "{out}");
     // Refinement added the three tags the walk compares with, and the predicates are in the
@@ -46,7 +32,10 @@ fn a_list_ended_by_a_tagged_cell_is_proved_with_field_assertions() {
 
 #[test]
 fn the_twin_with_a_foreign_tag_gets_a_replayed_counterexample() {
-    let out = shape(&program("tagged_slots_bug.c"));
+    let out = shape(
+        &program("unreach-call", "tagged_slots_bug.c"),
+        "unreach-call",
+    );
     assert!(out.starts_with("FALSE(unreach-call)\n"), "{out}");
     assert!(out.contains("replayed concretely"), "{out}");
     assert!(out.contains("tagged_slots_bug.c:36"), "{out}");
@@ -54,11 +43,11 @@ fn the_twin_with_a_foreign_tag_gets_a_replayed_counterexample() {
 
 #[test]
 fn a_struct_copy_copies_pointer_and_data_members() {
-    let out = shape(&program("struct_copy.c"));
+    let out = shape(&program("unreach-call", "struct_copy.c"), "unreach-call");
     assert!(out.starts_with("TRUE\n"), "{out}");
     // Before struct copies were copied member by member, the shape analysis proved these.
     for twin in ["struct_copy_bug.c", "struct_copy_bug2.c"] {
-        let out = shape(&program(twin));
+        let out = shape(&program("unreach-call", twin), "unreach-call");
         assert!(out.starts_with("FALSE(unreach-call)\n"), "{twin}: {out}");
         assert!(out.contains("replayed concretely"), "{twin}: {out}");
     }
@@ -78,7 +67,7 @@ fn values_written_through_other_pointers_are_never_trusted() {
                  if (p->tag == 5) reach_error(); free(p); return 0; }\n";
     for src in [var, field] {
         let f = temp_c(src);
-        let out = shape(f.path());
+        let out = shape(f.path(), "unreach-call");
         assert!(!out.starts_with("TRUE"), "{src}\n{out}");
     }
     // An input overwrites a field whose predicate said 1.
@@ -90,15 +79,21 @@ fn values_written_through_other_pointers_are_never_trusted() {
                  p->tag = __VERIFIER_nondet_int();\n\
                  if (p->tag == 2) reach_error(); free(p); return 0; }\n";
     let f = temp_c(input);
-    let out = shape(f.path());
+    let out = shape(f.path(), "unreach-call");
     assert!(out.starts_with("FALSE(unreach-call)\n"), "{out}");
 }
 
 #[test]
 fn unknown_tags_are_split_and_normalised() {
-    let out = shape(&program("normalised_tags.c"));
+    let out = shape(
+        &program("unreach-call", "normalised_tags.c"),
+        "unreach-call",
+    );
     assert!(out.starts_with("TRUE\n"), "{out}");
-    let out = shape(&program("normalised_tags_bug.c"));
+    let out = shape(
+        &program("unreach-call", "normalised_tags_bug.c"),
+        "unreach-call",
+    );
     assert!(out.starts_with("FALSE(unreach-call)\n"), "{out}");
     assert!(out.contains("replayed concretely"), "{out}");
 }

@@ -4,42 +4,14 @@
 //! and classification gives the owning field its own role only where the owned cells lie
 //! outside the list (a doubly-linked list's `prev` is no owner).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "common/shape.rs"]
+mod shape;
 
-fn program(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs/unreach-call")
-        .join(name)
-}
-
-fn run(args: &[&str], file: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
-        .args(args)
-        .arg(file)
-        .output()
-        .expect("run shapecheck");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn shape(file: &Path) -> String {
-    run(
-        &[
-            "verify",
-            "--engine",
-            "shape",
-            "--timeout",
-            "60",
-            "--check",
-            "unreach-call",
-        ],
-        file,
-    )
-}
+use shape::{program, run, shape};
 
 #[test]
 fn a_list_whose_cells_own_an_optional_cell_is_proved() {
-    let out = shape(&program("owned_extra.c"));
+    let out = shape(&program("unreach-call", "owned_extra.c"), "unreach-call");
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("certificate re-checked"), "{out}");
     assert!(out.contains("sllo[f=next, o=extra]"), "{out}");
@@ -47,16 +19,22 @@ fn a_list_whose_cells_own_an_optional_cell_is_proved() {
 
 #[test]
 fn the_twin_with_a_foreign_extra_cell_is_refuted() {
-    let out = shape(&program("owned_extra_bug.c"));
+    let out = shape(
+        &program("unreach-call", "owned_extra_bug.c"),
+        "unreach-call",
+    );
     assert!(out.starts_with("FALSE(unreach-call)\n"), "{out}");
     assert!(out.contains("replayed concretely"), "{out}");
 }
 
 #[test]
 fn classification_binds_an_owner_only_outside_the_list() {
-    let owned = run(&["classify"], &program("owned_extra.c"));
+    let owned = run(&["classify"], &program("unreach-call", "owned_extra.c"));
     assert!(owned.contains("=> sllo[f=next, o=extra]"), "{owned}");
-    let dll = run(&["classify"], &program("append_dll_value.c"));
+    let dll = run(
+        &["classify"],
+        &program("unreach-call", "append_dll_value.c"),
+    );
     assert!(!dll.contains("=> sllo"), "{dll}");
     assert!(dll.contains("=> dll["), "{dll}");
 }

@@ -7,33 +7,11 @@
 #[path = "common/cfile.rs"]
 mod cfile;
 
+#[path = "common/shape.rs"]
+mod shape;
+
 use cfile::temp_c;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn program(group: &str, name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs")
-        .join(group)
-        .join(name)
-}
-
-fn shape(file: &Path, check: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
-        .args([
-            "verify",
-            "--engine",
-            "shape",
-            "--timeout",
-            "60",
-            "--check",
-            check,
-        ])
-        .arg(file)
-        .output()
-        .expect("run shapecheck");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use shape::{program, shape};
 
 #[test]
 fn lists_built_through_reference_parameters_are_proved() {

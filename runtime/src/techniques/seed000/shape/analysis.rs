@@ -597,12 +597,11 @@ impl<'a> Art<'a> {
     /// along `f` is reached in all its individuals.
     fn owned_by_reached(&self, g: &Graph, w: usize, reached: &[bool]) -> bool {
         let v = self.t.v;
-        v.instr.iter().zip(&v.pointing).any(|(inst, f)| {
-            f.is_some_and(|f| {
-                g.ty[w] == inst.strukt
-                    && g.get(v, inst.id, &[w]) == T
-                    && (0..g.n).all(|a| reached[a] || g.get(v, v.field_pred(f), &[a, w]) == F)
-            })
+        v.edges.iter().any(|e| {
+            e.predecessor
+                && g.ty[w] == e.strukt
+                && g.get(v, e.id, &[w]) == T
+                && (0..g.n).all(|a| reached[a] || g.get(v, v.field_pred(e.field), &[a, w]) == F)
         })
     }
 

@@ -45,9 +45,6 @@ pub struct Constraints {
     /// Entry laws of reachability from a pointer along one field: (instance id, the
     /// pointer's `pt` id, the field's id).
     entries: Vec<(usize, usize, usize)>,
-    /// Witness laws of `exists u. f(u, v)` and `exists w. f(v, w)`: (instance id, the
-    /// field's id, whether the witness is a predecessor).
-    witnesses: Vec<(usize, usize, bool)>,
 }
 
 /// A formula in negation normal form.
@@ -183,9 +180,6 @@ impl Constraints {
                 && let (Some(f), Some(x)) = (single_field_reach(v, inst), inst.pointer)
             {
                 c.entries.push((inst.id, v.pt(x), v.field_pred(f)));
-            }
-            if let Some((f, pred)) = v.one_edge(i) {
-                c.witnesses.push((inst.id, v.field_pred(f), pred));
             }
         }
         c
@@ -441,20 +435,21 @@ impl Constraints {
                 break;
             }
         }
-        (self.entries_hold(v, &g) && self.witnesses_hold(v, &g)).then_some(g)
+        (self.entries_hold(v, &g) && Self::witnesses_hold(v, &g)).then_some(g)
     }
 
     /// The witness laws: a node where `exists u. f(u, v)` (or `exists w. f(v, w)`) is 1 has
     /// an `f` edge into it (out of it) that is not 0. Existential, so checked on its own
     /// like the entry laws: a focus that leaves an owned cell without its owner, or a
     /// cell known to point somewhere with its field NULL, is infeasible.
-    fn witnesses_hold(&self, v: &Vocab, g: &Graph) -> bool {
-        self.witnesses.iter().all(|&(p, f, pred)| {
+    fn witnesses_hold(v: &Vocab, g: &Graph) -> bool {
+        v.edges.iter().all(|e| {
+            let f = v.field_pred(e.field);
             (0..g.n).all(|t| {
-                g.get(v, p, &[t]) != T
+                g.get(v, e.id, &[t]) != T
                     || (0..g.n).any(|m| {
-                        let e = if pred { [m, t] } else { [t, m] };
-                        g.get(v, f, &e) != F
+                        let tuple = if e.predecessor { [m, t] } else { [t, m] };
+                        g.get(v, f, &tuple) != F
                     })
             })
         })

@@ -108,6 +108,20 @@ pub struct TrackedField {
     pub name: String,
 }
 
+/// A one-edge instrumentation predicate instance: "v has an f-predecessor" or "v's f points
+/// somewhere".
+#[derive(Clone, Debug)]
+pub struct OneEdge {
+    /// Index into [`Vocab::preds`].
+    pub id: usize,
+    /// The struct its nodes belong to.
+    pub strukt: StructId,
+    /// The field (index into [`Vocab::fields`]).
+    pub field: usize,
+    /// Whether the edge enters the node (`exists u. f(u, v)`) rather than leaves it.
+    pub predecessor: bool,
+}
+
 /// An instrumentation predicate instance.
 #[derive(Clone, Debug)]
 pub struct Instr {
@@ -163,11 +177,10 @@ pub struct Vocab<'d> {
     /// fields" (`exists u. x(u) && R(u, v)`, R a closure of fields): its value 1 on a node
     /// says every individual the node stands for is reachable (valid-memtrack).
     pub reaching: Vec<bool>,
-    /// Per instance, the field (index into `fields`) when it means "v has a predecessor
-    /// along that field" (`exists u. f(u, v)`): its value 1 on a node says every individual
-    /// the node stands for is the target of some cell's field (valid-memtrack follows owned
-    /// cells through it).
-    pub pointing: Vec<Option<usize>>,
+    /// The one-edge instances (`exists u. f(u, v)`, `exists w. f(v, w)`): their value 1 on a
+    /// node says every individual it stands for has such an edge (coerce checks a witness;
+    /// valid-memtrack follows owned cells through the predecessor form).
+    pub edges: Vec<OneEdge>,
 }
 
 impl<'d> Vocab<'d> {
@@ -194,7 +207,7 @@ impl<'d> Vocab<'d> {
             instr_index: BTreeMap::new(),
             reads: vec![],
             reaching: vec![],
-            pointing: vec![],
+            edges: vec![],
         };
         let any = types.iter().any(|t| t.generator.is_some());
         for &x in tracked {
@@ -242,9 +255,7 @@ impl<'d> Vocab<'d> {
         v.reaching = (0..v.instr.len())
             .map(|i| v.reaches_from_pointer(i))
             .collect();
-        v.pointing = (0..v.instr.len())
-            .map(|i| v.one_edge(i).filter(|(_, pred)| *pred).map(|(f, _)| f))
-            .collect();
+        v.edges = (0..v.instr.len()).filter_map(|i| v.one_edge(i)).collect();
         v
     }
 
@@ -365,39 +376,49 @@ impl<'d> Vocab<'d> {
         }
     }
 
-    /// Whether instance `i` is reachability from its pointer along tracked fields.
-    /// The field of a unary instance defined as one edge, `exists u. f(u, v)` (true: a
-    /// predecessor) or `exists w. f(v, w)` (false: a successor).
-    pub fn one_edge(&self, i: usize) -> Option<(usize, bool)> {
+    /// The bound variable and body of a unary instance defined as `exists u. body`, with or
+    /// without a pointer parameter as asked.
+    fn unary_exists(&self, i: usize, pointer: bool) -> Option<(usize, &Formula)> {
         let inst = &self.instr[i];
         let decl = self.decl(inst.pred);
-        if inst.pointer.is_some() || decl.arity != 1 {
+        if inst.pointer.is_some() != pointer || decl.arity != 1 {
             return None;
         }
-        let Formula::Exists(u, body) = &decl.body else {
-            return None;
-        };
-        match &**body {
-            Formula::Field(r, a, 0) if a == u => Some((*inst.roles.get(*r)?, true)),
-            Formula::Field(r, 0, b) if b == u => Some((*inst.roles.get(*r)?, false)),
+        match &decl.body {
+            Formula::Exists(u, body) => Some((*u, body)),
             _ => None,
         }
     }
 
+    /// The one-edge predicate instance `i` is, if it is `exists u. f(u, v)` (a predecessor)
+    /// or `exists w. f(v, w)` (a successor).
+    fn one_edge(&self, i: usize) -> Option<OneEdge> {
+        let inst = &self.instr[i];
+        let (u, body) = self.unary_exists(i, false)?;
+        let (r, predecessor) = match body {
+            Formula::Field(r, a, 0) if *a == u => (r, true),
+            Formula::Field(r, 0, b) if *b == u => (r, false),
+            _ => return None,
+        };
+        Some(OneEdge {
+            id: inst.id,
+            strukt: inst.strukt,
+            field: *inst.roles.get(*r)?,
+            predecessor,
+        })
+    }
+
+    /// Whether instance `i` is reachability from its pointer along tracked fields.
     fn reaches_from_pointer(&self, i: usize) -> bool {
         let inst = &self.instr[i];
-        let decl = self.decl(inst.pred);
-        if inst.pointer.is_none() || decl.arity != 1 {
-            return false;
-        }
-        let Formula::Exists(u, body) = &decl.body else {
+        let Some((u, body)) = self.unary_exists(i, true) else {
             return false;
         };
-        let Formula::And(a, b) = &**body else {
+        let Formula::And(a, b) = body else {
             return false;
         };
         let ok = |x: &Formula, r: &Formula| {
-            matches!(x, Formula::Pointer(w) if w == u) && self.field_path(&inst.roles, r, *u, 0, 0)
+            matches!(x, Formula::Pointer(w) if *w == u) && self.field_path(&inst.roles, r, u, 0, 0)
         };
         ok(a, b) || ok(b, a)
     }

@@ -1,0 +1,43 @@
+//! Runs of the shapecheck binary on the corpus programs (`tests/programs`), for the
+//! end-to-end tests of the shape analysis's features: the program's path, the output of any
+//! command, and the output of `verify --engine shape` alone under one check.
+
+// Each test crate uses only some of the helpers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `tests/programs/<group>/<name>`.
+pub fn program(group: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(group)
+        .join(name)
+}
+
+/// The standard output of `shapecheck ARGS FILE`.
+pub fn run(args: &[&str], file: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("run shapecheck");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The standard output of the shape engine alone on `file` under `check` (60 s).
+pub fn shape(file: &Path, check: &str) -> String {
+    run(
+        &[
+            "verify",
+            "--engine",
+            "shape",
+            "--timeout",
+            "60",
+            "--check",
+            check,
+        ],
+        file,
+    )
+}
