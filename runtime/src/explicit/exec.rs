@@ -385,24 +385,52 @@ impl<'p> Exec<'p> {
 
     /// Copies an aggregate leaf by leaf.
     fn copy(&self, st: &mut State, dst: &Ptr, src: &Ptr, ty: &Type, line: u32) -> Ev<()> {
-        let size = self.prog.size_of(ty);
-        self.checked(st, src, size, line)?;
-        self.checked(st, dst, size, line)?;
+        let value = self.read_leaves(st, src, ty, line)?;
+        self.store_passed(st, dst, ty, value, line)
+    }
+
+    /// The scalar leaves of the aggregate of type `ty` at `src`, with their offsets.
+    fn read_leaves(&self, st: &State, src: &Ptr, ty: &Type, line: u32) -> Ev<Passed> {
+        self.checked(st, src, self.prog.size_of(ty), line)?;
         let Some(leaves) = leaves(self.prog, ty) else {
             return Err(stop(
                 line,
-                "unsupported: assignment of an aggregate with more than 65536 scalars",
+                "unsupported: copy of an aggregate with more than 65536 scalars",
             ));
         };
+        let mut out = Vec::with_capacity(leaves.len());
         for (off, leaf) in leaves {
-            let (s, d) = (
-                self.offset_by(src, i128::from(off)),
-                self.offset_by(dst, i128::from(off)),
-            );
-            let v = self.load_raw(st, &s, &leaf, line)?;
-            self.store(st, &d, &leaf, v, line)?;
+            let v = self.load_raw(st, &self.offset_by(src, i128::from(off)), &leaf, line)?;
+            out.push((off, leaf, v));
         }
-        Ok(())
+        Ok(Passed::Leaves(out))
+    }
+
+    /// The value of `e` as passed to a callee or returned to a caller: an aggregate is read
+    /// leaf by leaf where it lies, so the callee's copy does not alias it.
+    fn passed(&self, st: &mut State, e: &Expr, line: u32) -> Ev<Passed> {
+        if e.ty.is_scalar() {
+            return self.eval(st, e, line).map(Passed::Scalar);
+        }
+        let src = self.lvalue(st, e, line)?;
+        self.read_leaves(st, &src, &e.ty, line)
+    }
+
+    /// Stores a passed value into an object of type `ty` at `dst`.
+    fn store_passed(&self, st: &mut State, dst: &Ptr, ty: &Type, v: Passed, line: u32) -> Ev<()> {
+        match v {
+            Passed::Scalar(v) => {
+                let v = self.coerce(v, ty, line)?;
+                self.store(st, dst, ty, v, line)
+            }
+            Passed::Leaves(leaves) => {
+                self.checked(st, dst, self.prog.size_of(ty), line)?;
+                for (off, leaf, v) in leaves {
+                    self.store(st, &self.offset_by(dst, i128::from(off)), &leaf, v, line)?;
+                }
+                Ok(())
+            }
+        }
     }
 
     fn call(&self, st: &mut State, f: FuncId, args: &[Expr], e: EdgeIndex, line: u32) -> Ev<()> {
@@ -415,7 +443,7 @@ impl<'p> Exec<'p> {
         }
         let mut vals = vec![];
         for a in args {
-            vals.push(self.eval(st, a, line)?);
+            vals.push(self.passed(st, a, line)?);
         }
         let mut vars = BTreeMap::new();
         for &v in &func.locals {
@@ -429,7 +457,7 @@ impl<'p> Exec<'p> {
             );
             vars.insert(v, b);
         }
-        let extra: Vec<(Val, Type)> = args
+        let extra: Vec<(Passed, Type)> = args
             .iter()
             .zip(&vals)
             .skip(func.params.len())
@@ -437,9 +465,7 @@ impl<'p> Exec<'p> {
             .collect();
         for (&p, v) in func.params.iter().zip(vals) {
             let ty = &self.prog.var(p).ty;
-            let v = self.coerce(v, ty, line)?;
-            let ptr = Ptr::Addr(vars[&p], 0);
-            self.store(st, &ptr, ty, v, line)?;
+            self.store_passed(st, &Ptr::Addr(vars[&p], 0), ty, v, line)?;
         }
         let mut allocas = vec![];
         if let Some(area) = func.va_area {
@@ -466,7 +492,7 @@ impl<'p> Exec<'p> {
 
     /// The block of a variadic call's extra arguments, one slot each (see
     /// [`layout::va_slot`]), released when the callee returns.
-    fn va_block(&self, st: &mut State, extra: &[(Val, Type)], line: u32) -> Ev<BlockId> {
+    fn va_block(&self, st: &mut State, extra: &[(Passed, Type)], line: u32) -> Ev<BlockId> {
         let model = self.prog.model;
         let slots: Vec<u64> = extra
             .iter()
@@ -478,12 +504,12 @@ impl<'p> Exec<'p> {
             .alloc(BlockKind::Stack, size, false, line, "variadic arguments");
         let mut off = 0;
         for ((v, t), slot) in extra.iter().zip(slots) {
-            if !t.is_scalar() {
+            let Passed::Scalar(v) = v else {
                 return Err(stop(
                     line,
                     "unsupported: an aggregate passed as a variadic argument",
                 ));
-            }
+            };
             let v = self.coerce(v.clone(), t, line)?;
             self.store(st, &Ptr::Addr(b, off as i64), t, v, line)?;
             off += slot;
@@ -495,7 +521,7 @@ impl<'p> Exec<'p> {
     /// outermost frame, ends the run with the memcleanup check.
     fn ret(&self, st: &mut State, v: Option<&Expr>, line: u32) -> Ev<Option<Outcome>> {
         let value = match v {
-            Some(e) => Some(self.eval(st, e, line)?),
+            Some(e) => Some(self.passed(st, e, line)?),
             None => None,
         };
         let Some(frame) = st.frames.pop() else {
@@ -525,9 +551,8 @@ impl<'p> Exec<'p> {
             _ => None,
         });
         if let (Some(l), Some(v)) = (lhs, value) {
-            let v = self.coerce(v, &l.ty, line)?;
             let p = self.lvalue(st, &l, line)?;
-            self.store(st, &p, &l.ty, v, line)?;
+            self.store_passed(st, &p, &l.ty, v, line)?;
         }
         Ok(None)
     }
@@ -1289,6 +1314,15 @@ impl<'p> Exec<'p> {
             .write(b, off, size, v)
             .map_err(|f| self.fault(f, line))
     }
+}
+
+/// A value passed to a callee or returned to a caller.
+#[derive(Clone)]
+enum Passed {
+    /// A scalar.
+    Scalar(Val),
+    /// An aggregate: its scalar leaves with their offsets and types.
+    Leaves(Vec<(u64, Type, Val)>),
 }
 
 /// The scalar leaves of a type with their offsets; `None` when there are more than
