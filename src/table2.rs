@@ -1,6 +1,7 @@
 //! `shapecheck table2`: seed 002's Table II side by side with runs on benchmarks/seed-002: the
-//! template engine on each correct program (the invariant it finds, or why not) and the
-//! default portfolio on each buggy twin (a replayed counterexample expected).
+//! template engine on each correct program (the invariant it finds, or why not), the default
+//! portfolio on it (with the engine that decided), and the default portfolio on each buggy
+//! twin (a replayed counterexample expected).
 //!
 //! Consumes the programs of the folder (`X.c` with its twin `X_bug.c`); runs `verify` on each
 //! in a child process under the time limit; prints the table with the paper's 2LS time and the
@@ -136,7 +137,7 @@ pub fn table2(args: &Table2Args) -> ExitCode {
     };
     names.sort();
     println!(
-        "{:<17} {:<16} {:>7} {:>8} {:>8} {:>8} {:>9} {:>10} | {:<8} {:>7} | {:<20} {:>6}",
+        "{:<17} {:<16} {:>7} {:>8} {:>8} {:>8} {:>9} {:>10} | {:<8} {:>7} | {:<16} {:>7} | {:<20} {:>6}",
         "program",
         "Table II row",
         "2LS",
@@ -147,10 +148,12 @@ pub fn table2(args: &Table2Args) -> ExitCode {
         "UAutomizr",
         "template",
         "time",
+        "auto (engine)",
+        "time",
         "twin (auto)",
         "time"
     );
-    let (mut proved, mut found, mut wrong) = (0, 0, 0);
+    let (mut proved, mut proved_auto, mut found, mut wrong) = (0, 0, 0, 0);
     for name in &names {
         let paper = PAPER.iter().find(|r| r[0] == name);
         let cols: Vec<&str> = match paper {
@@ -158,23 +161,44 @@ pub fn table2(args: &Table2Args) -> ExitCode {
             None => vec!["(own)", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"],
         };
         let program = args.dir.join(format!("{name}.c"));
-        let (v, t) = run(&exe, &program, "template", args);
+        let (v, _, t) = run(&exe, &program, "template", args);
+        let (av, engine, at) = run(&exe, &program, "auto", args);
         let twin = args.dir.join(format!("{name}_bug.c"));
-        let (tv, tt) = if twin.exists() {
+        let (tv, _, tt) = if twin.exists() {
             run(&exe, &twin, "auto", args)
         } else {
-            ("-".to_string(), 0.0)
+            ("-".to_string(), String::new(), 0.0)
         };
         proved += usize::from(v == "TRUE");
+        proved_auto += usize::from(av == "TRUE");
         found += usize::from(tv.starts_with("FALSE"));
-        wrong += usize::from(v.starts_with("FALSE") || tv == "TRUE");
+        wrong += usize::from(v.starts_with("FALSE") || av.starts_with("FALSE") || tv == "TRUE");
+        let auto = if engine.is_empty() {
+            av
+        } else {
+            format!("{av} ({engine})")
+        };
         println!(
-            "{:<17} {:<16} {:>7} {:>8} {:>8} {:>8} {:>9} {:>10} | {:<8} {:>7.2} | {:<20} {:>6.2}",
-            name, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], v, t, tv, tt
+            "{:<17} {:<16} {:>7} {:>8} {:>8} {:>8} {:>9} {:>10} | {:<8} {:>7.2} | {:<16} {:>7.2} | {:<20} {:>6.2}",
+            name,
+            cols[0],
+            cols[1],
+            cols[2],
+            cols[3],
+            cols[4],
+            cols[5],
+            cols[6],
+            v,
+            t,
+            auto,
+            at,
+            tv,
+            tt
         );
     }
     println!(
-        "{proved} of {} programs proved by the template engine; {found} twins found; {wrong} wrong",
+        "{proved} of {} programs proved by the template engine, {proved_auto} by the portfolio; \
+         {found} twins found; {wrong} wrong",
         names.len()
     );
     if wrong > 0 {
@@ -184,8 +208,9 @@ pub fn table2(args: &Table2Args) -> ExitCode {
     }
 }
 
-/// The first line of `verify`'s answer and the wall-clock seconds.
-fn run(exe: &Path, program: &Path, engine: &str, args: &Table2Args) -> (String, f64) {
+/// The first line of `verify`'s answer, the engine that decided (empty if none) and the
+/// wall-clock seconds.
+fn run(exe: &Path, program: &Path, engine: &str, args: &Table2Args) -> (String, String, f64) {
     let mut cmd = Command::new(exe);
     cmd.arg("verify")
         .arg(program)
@@ -199,13 +224,18 @@ fn run(exe: &Path, program: &Path, engine: &str, args: &Table2Args) -> (String, 
         }
     }
     let start = Instant::now();
-    let verdict = match cmd.output() {
-        Ok(o) => String::from_utf8_lossy(&o.stdout)
-            .lines()
-            .next()
-            .unwrap_or("(no answer)")
-            .to_string(),
-        Err(e) => format!("error: {e}"),
+    let (verdict, decided_by) = match cmd.output() {
+        Ok(o) => {
+            let out = String::from_utf8_lossy(&o.stdout);
+            let first = out.lines().next().unwrap_or("(no answer)").to_string();
+            let engine = out
+                .lines()
+                .find_map(|l| l.strip_prefix("engine: "))
+                .unwrap_or_default()
+                .to_string();
+            (first, engine)
+        }
+        Err(e) => (format!("error: {e}"), String::new()),
     };
-    (verdict, start.elapsed().as_secs_f64())
+    (verdict, decided_by, start.elapsed().as_secs_f64())
 }

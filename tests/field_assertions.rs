@@ -2,7 +2,8 @@
 //! lists whose cells are told apart by a data field are proved by refining the tracking
 //! definition with the field assertions an infeasible path states (`tag == 7`), and their
 //! buggy twins get replayed counterexamples; struct copies copy every member, pointer and
-//! data alike.
+//! data alike. Field assertions also order a field against a constant (`prio < 7`) or an
+//! integer variable (`value < pivot`), forgotten when the variable changes.
 
 #[path = "common/cfile.rs"]
 mod cfile;
@@ -96,4 +97,46 @@ fn unknown_tags_are_split_and_normalised() {
     );
     assert!(out.starts_with("FALSE(unreach-call)\n"), "{out}");
     assert!(out.contains("replayed concretely"), "{out}");
+}
+
+#[test]
+fn a_field_ordered_against_a_variable_proves_the_pivot_split() {
+    let out = shape(&program("unreach-call", "split_by_pivot.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    // Refinement relates the value field to the pivot; the marks are constants.
+    assert!(out.contains("fd[value < pivot]"), "{out}");
+    assert!(out.contains("fd[side == -1]"), "{out}");
+    let twin = shape(
+        &program("unreach-call", "split_by_pivot_bug.c"),
+        "unreach-call",
+    );
+    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
+    assert!(twin.contains("replayed concretely"), "{twin}");
+}
+
+#[test]
+fn a_relation_to_a_variable_is_forgotten_when_the_variable_changes() {
+    let out = shape(&program("unreach-call", "pivot_bound.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    // The same program with `pivot--` after the split: the relation must not survive it.
+    let twin = shape(&program("unreach-call", "pivot_bound_bug.c"), "unreach-call");
+    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
+    assert!(twin.contains("replayed concretely"), "{twin}");
+}
+
+#[test]
+fn fields_ordered_against_constants_keep_three_bands_apart() {
+    let out = shape(&program("unreach-call", "priority_bands.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    // `prio <= 6` and `prio > 2` are written as the strict `prio < 7` and `prio < 3`.
+    for bound in ["fd[prio < 0]", "fd[prio < 3]", "fd[prio < 7]"] {
+        assert!(out.contains(bound), "{bound}: {out}");
+    }
+    let twin = shape(
+        &program("unreach-call", "priority_bands_bug.c"),
+        "unreach-call",
+    );
+    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
+    assert!(twin.contains("replayed concretely"), "{twin}");
 }

@@ -251,3 +251,22 @@ fn narrowing_finds_the_exact_bound_and_allocation_failure_rules_out_a_proof() {
     assert_eq!(verdict(&may_fail), "UNKNOWN", "{may_fail}");
     assert!(may_fail.contains("undefined behaviour"), "{may_fail}");
 }
+
+/// The two programs whose nodes move from one list to another (one allocation site, two
+/// lists with different data invariants) are beyond per-site template rows; the lazy shape
+/// analysis proves them with field assertions that order a field against a constant or a
+/// variable, and the portfolio reaches that proof.
+#[test]
+fn the_programs_that_move_nodes_between_lists_are_proved_by_field_orderings() {
+    for (name, bound) in [
+        ("packet_filter.c", "prio < 6"),
+        ("quick_sort_split.c", "val < pivot"),
+    ] {
+        let p = dir().join(name);
+        let out = verify(&p, "shape", "30");
+        assert_eq!(verdict(&out), "TRUE", "{name}:\n{out}");
+        assert!(out.contains(bound), "{name}: {bound}:\n{out}");
+        let auto = verify(&p, "auto", "60");
+        assert_eq!(verdict(&auto), "TRUE", "{name}:\n{auto}");
+    }
+}

@@ -339,7 +339,7 @@ impl<'a> Art<'a> {
                     self.t.store(g, &lhs, PVal::Unknown, line)
                 } else {
                     let mut g = g;
-                    g.set_constant(*x, None);
+                    self.t.set_int_var(&mut g, *x, None);
                     vec![Ok(g)]
                 }
             }
@@ -950,7 +950,7 @@ pub fn address_taken(prog: &Program, refs: &RefParams, v: &Vocab) -> Option<Stri
                             if let ExprKind::Deref(p) = &base.kind
                                 && let Some(Type::Struct(s)) = p.ty.pointee()
                                 && (v.field(*s, name).is_some()
-                                    || !v.data_preds(*s, name).is_empty())
+                                    || v.field_preds(*s, name).next().is_some())
                             {
                                 found = Some(format!("->{name}"));
                             }

@@ -16,7 +16,7 @@
 
 use super::graph::{F, Graph, H, T};
 use super::transfer::{AbsError, PVal, Transfer};
-use super::vocab::Assertion;
+use super::vocab::{Assertion, Bound};
 use crate::program::ir::*;
 use shapecheck_dsl::eval::Kleene;
 
@@ -88,10 +88,10 @@ impl Transfer<'_> {
     /// block is zeroed.
     pub fn init_data(&self, g: &mut Graph, u: usize, s: StructId, zeroed: bool) {
         for d in self.v.data.iter().filter(|d| d.assertion.strukt == s) {
-            let k = if zeroed {
-                Kleene::from_bool(d.assertion.value == 0)
-            } else {
-                H
+            let k = match d.assertion.bound {
+                Bound::Eq(c) if zeroed => Kleene::from_bool(c == 0),
+                Bound::Below(c) if zeroed => Kleene::from_bool(0 < c),
+                _ => H,
             };
             g.set(self.v, d.id, &[u], k);
         }
@@ -166,7 +166,43 @@ impl Transfer<'_> {
         rhs: &Expr,
         line: u32,
     ) -> Option<Vec<Result<Graph, AbsError>>> {
-        self.store_data_value(g, lhs, self.data_const(g, rhs), line)
+        let copied = match &strip_widening(rhs).kind {
+            ExprKind::Var(x) if rhs.ty == lhs.ty => Some(*x),
+            _ => None,
+        };
+        self.store_data_value(g, lhs, self.data_const(g, rhs), copied, line)
+    }
+
+    /// Integer variable `x` takes the constant `c` (`None`: an unknown value): its copied
+    /// constant is replaced and the field predicates comparing a field with it become 1/2.
+    pub fn set_int_var(&self, g: &mut Graph, x: VarId, c: Option<i64>) {
+        g.set_constant(x, c);
+        for d in self.v.data.iter().filter(|d| d.assertion.var() == Some(x)) {
+            for u in 0..g.n {
+                g.set(self.v, d.id, &[u], H);
+            }
+        }
+    }
+
+    /// `x = p->f` (through conversions that keep the value), after [`Self::set_int_var`]:
+    /// on `p`'s cell, `f < x` is false and `f <= x` true.
+    pub fn read_into(&self, g: &mut Graph, x: VarId, rhs: &Expr) {
+        let Some(df) = data_field(strip_widening(rhs)) else {
+            return;
+        };
+        let preds = self.v.relation_preds(df.strukt, df.field, x);
+        if preds.is_empty() {
+            return;
+        }
+        let [Ok((_, PVal::Node(a)))] = self.eval_ptr(g.clone(), df.ptr, 0)[..] else {
+            return;
+        };
+        if g.sm[a] != F || g.ty[a] != df.strukt {
+            return;
+        }
+        for (strict, id) in preds {
+            g.set(self.v, id, &[a], Kleene::from_bool(!strict));
+        }
     }
 
     /// A store of an unknown value (an input, a call's result) into `lhs`: its copied
@@ -174,9 +210,9 @@ impl Transfer<'_> {
     /// data field with some; its dereferences are checked.
     pub fn havoc(&self, mut g: Graph, lhs: &Expr, line: u32) -> Vec<Result<Graph, AbsError>> {
         if let ExprKind::Var(x) = &lhs.kind {
-            g.set_constant(*x, None);
+            self.set_int_var(&mut g, *x, None);
         }
-        match self.store_data_value(&g, lhs, None, line) {
+        match self.store_data_value(&g, lhs, None, None, line) {
             Some(out) => out,
             None => self
                 .check(g, lhs, line)
@@ -186,33 +222,135 @@ impl Transfer<'_> {
         }
     }
 
-    /// `p->f = value` (`None`: unknown) for a data field with field predicates: `None` when
-    /// `lhs` is not one.
+    /// `p->f = value` (`None`: unknown; `copied`: the value of that variable) for a data
+    /// field with field predicates: `None` when `lhs` is not one.
     fn store_data_value(
         &self,
         g: &Graph,
         lhs: &Expr,
         value: Option<i64>,
+        copied: Option<VarId>,
         line: u32,
     ) -> Option<Vec<Result<Graph, AbsError>>> {
         let df = data_field(lhs)?;
-        let preds = self.v.data_preds(df.strukt, df.field);
+        let preds: Vec<_> = self.v.field_preds(df.strukt, df.field).collect();
         if preds.is_empty() {
             return None;
         }
         let ty = lhs.ty.as_int()?;
         let value = value.filter(|c| fits(*c, ty));
         Some(self.per_cell(g, &df, line, |mut g, a| {
-            for &(c, id) in &preds {
-                g.set(
-                    self.v,
-                    id,
-                    &[a],
-                    value.map_or(H, |v| Kleene::from_bool(v == c)),
-                );
+            for d in &preds {
+                let k = match &d.assertion.bound {
+                    Bound::Eq(c) => value.map_or(H, |v| Kleene::from_bool(v == *c)),
+                    Bound::Below(c) => value.map_or(H, |v| Kleene::from_bool(v < *c)),
+                    Bound::Var { strict, var, .. } if copied == Some(*var) => {
+                        Kleene::from_bool(!strict)
+                    }
+                    Bound::Var { .. } => H,
+                };
+                g.set(self.v, d.id, &[a], k);
             }
             vec![g]
         }))
+    }
+
+    /// An ordering `p->f < e`, `p->f <= e`, `p->f > e`, `p->f >= e` (either side) of a data
+    /// field with an integer variable or a constant, through conversions that keep the
+    /// values, where the vocabulary has the predicate it reads: `None` otherwise.
+    fn relation_cond(
+        &self,
+        g: &Graph,
+        e: &Expr,
+        line: u32,
+    ) -> Option<Vec<Result<(Graph, Kleene), AbsError>>> {
+        let ExprKind::Cmp(op, a, b) = &e.kind else {
+            return None;
+        };
+        let (a, b) = (strip_widening(a), strip_widening(b));
+        let (field, other, op) = match (data_field(a), data_field(b)) {
+            (Some(_), None) => (a, b, *op),
+            (None, Some(_)) => (b, a, flip(*op)),
+            _ => return None,
+        };
+        let df = data_field(field)?;
+        let (bound, positive) = self.ordering(g, &df, other, op)?;
+        let id = self
+            .v
+            .field_preds(df.strukt, df.field)
+            .find(|d| d.assertion.bound == bound)?
+            .id;
+        Some(self.per_cell(g, &df, line, |g, a| {
+            self.split_pred(g, &df, a, id)
+                .into_iter()
+                .map(|(g, k)| (g, if positive { k } else { k.not() }))
+                .collect()
+        }))
+    }
+
+    /// `f op other` as a field assertion and whether it is that assertion (true) or its
+    /// negation: with a variable the vocabulary relates `f` to, else with a constant.
+    fn ordering(
+        &self,
+        g: &Graph,
+        df: &DataField,
+        other: &Expr,
+        op: CmpOp,
+    ) -> Option<(Bound, bool)> {
+        let (strict, positive) = match op {
+            CmpOp::Lt => (true, true),
+            CmpOp::Ge => (true, false),
+            CmpOp::Le => (false, true),
+            CmpOp::Gt => (false, false),
+            CmpOp::Eq | CmpOp::Ne => return None,
+        };
+        if let ExprKind::Var(x) = &other.kind
+            && let Some(d) = self
+                .v
+                .field_preds(df.strukt, df.field)
+                .find(|d| matches!(&d.assertion.bound, Bound::Var { strict: s, var, .. } if *s == strict && var == x))
+        {
+            return Some((d.assertion.bound.clone(), positive));
+        }
+        let c = super::transfer::const_value(g, other)?;
+        let limit = if strict { c } else { c.checked_add(1)? };
+        Some((Bound::Below(limit), positive))
+    }
+
+    /// The value of field predicate `id` on cell `a`, splitting the structure where it is
+    /// 1/2; in each part the other predicates of the field that it decides are set.
+    fn split_pred(&self, g: Graph, df: &DataField, a: usize, id: usize) -> Vec<(Graph, Kleene)> {
+        let k = g.get(self.v, id, &[a]);
+        if k != H {
+            return vec![(g, k)];
+        }
+        [T, F]
+            .into_iter()
+            .map(|k| {
+                let mut part = g.clone();
+                part.set(self.v, id, &[a], k);
+                self.imply(&mut part, df, a, id);
+                (part, k)
+            })
+            .collect()
+    }
+
+    /// Sets, on cell `a`, the field predicates of `df`'s field that the value of predicate
+    /// `id` decides and that are still 1/2 (`f < 5` holding makes `f < 10` hold and
+    /// `f == 7` fail; `f < x` holding makes `f <= x` hold).
+    fn imply(&self, g: &mut Graph, df: &DataField, a: usize, id: usize) {
+        let Some(known) = self.v.data.iter().find(|d| d.id == id) else {
+            return;
+        };
+        let holds = g.get(self.v, id, &[a]) == T;
+        for d in self.v.field_preds(df.strukt, df.field) {
+            if d.id == id || g.get(self.v, d.id, &[a]) != H {
+                continue;
+            }
+            if let Some(k) = implied(&known.assertion.bound, holds, &d.assertion.bound) {
+                g.set(self.v, d.id, &[a], Kleene::from_bool(k));
+            }
+        }
     }
 
     /// A condition on a data field with field predicates: `p->f == c`, `p->f != c` (either
@@ -223,6 +361,9 @@ impl Transfer<'_> {
         e: &Expr,
         line: u32,
     ) -> Option<Vec<Result<(Graph, Kleene), AbsError>>> {
+        if let Some(out) = self.relation_cond(g, e, line) {
+            return Some(out);
+        }
         let (field, c, eq) = match &e.kind {
             ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) => {
                 let (a, b) = (strip_widening(a), strip_widening(b));
@@ -242,7 +383,7 @@ impl Transfer<'_> {
             return None;
         }
         Some(self.per_cell(g, &df, line, |g, a| {
-            self.split_data(g, a, &preds, c)
+            self.split_data(g, &df, a, &preds, c)
                 .into_iter()
                 .map(|(g, k)| (g, if eq { k } else { k.not() }))
                 .collect()
@@ -279,6 +420,7 @@ impl Transfer<'_> {
     fn split_data(
         &self,
         g: Graph,
+        df: &DataField,
         a: usize,
         preds: &[(i64, usize)],
         c: i64,
@@ -292,18 +434,39 @@ impl Transfer<'_> {
         let Some(&(_, id)) = preds.iter().find(|(v, _)| *v == c) else {
             return vec![(g, H)];
         };
-        match g.get(self.v, id, &[a]) {
-            H => {
-                let mut yes = g.clone();
-                for &(_, other) in preds {
-                    yes.set(self.v, other, &[a], Kleene::from_bool(other == id));
-                }
-                let mut no = g;
-                no.set(self.v, id, &[a], F);
-                vec![(yes, T), (no, F)]
-            }
-            k => vec![(g, k)],
-        }
+        self.split_pred(g, df, a, id)
+    }
+}
+
+/// `x op y` as `y op' x`.
+fn flip(op: CmpOp) -> CmpOp {
+    match op {
+        CmpOp::Lt => CmpOp::Gt,
+        CmpOp::Gt => CmpOp::Lt,
+        CmpOp::Le => CmpOp::Ge,
+        CmpOp::Ge => CmpOp::Le,
+        o => o,
+    }
+}
+
+/// The value of assertion `other` on a cell where assertion `known` has value `holds`, if
+/// that decides it.
+fn implied(known: &Bound, holds: bool, other: &Bound) -> Option<bool> {
+    match (known, other) {
+        (Bound::Eq(c), Bound::Eq(_)) if holds => Some(false),
+        (Bound::Eq(c), Bound::Below(d)) if holds => Some(c < d),
+        (Bound::Below(c), Bound::Below(d)) if holds && d >= c => Some(true),
+        (Bound::Below(c), Bound::Below(d)) if !holds && d <= c => Some(false),
+        (Bound::Below(c), Bound::Eq(e)) if (holds && e >= c) || (!holds && e < c) => Some(false),
+        (
+            Bound::Var { strict: true, var, .. },
+            Bound::Var { strict: false, var: w, .. },
+        ) if holds && var == w => Some(true),
+        (
+            Bound::Var { strict: false, var, .. },
+            Bound::Var { strict: true, var: w, .. },
+        ) if !holds && var == w => Some(false),
+        _ => None,
     }
 }
 
@@ -323,6 +486,9 @@ pub fn atoms(prog: &Program, op: &Op) -> Vec<Assertion> {
                     let (a, b) = (strip_widening(a), strip_widening(b));
                     out.extend(literal(b).and_then(|c| assertion(a, c)));
                     out.extend(literal(a).and_then(|c| assertion(b, c)));
+                }
+                ExprKind::Cmp(op @ (CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge), a, b) => {
+                    out.extend(relations(prog, *op, a, b))
                 }
                 ExprKind::Unary(UnOp::Not, a) => out.extend(assertion(strip_widening(a), 0)),
                 _ => {}
@@ -377,6 +543,7 @@ fn literal(e: &Expr) -> Option<i64> {
     let v = match &e.kind {
         ExprKind::Const(c) => *c,
         ExprKind::Cast(inner) => literal(inner)?,
+        ExprKind::Unary(UnOp::Neg, inner) => literal(inner)?.checked_neg()?,
         _ => return None,
     };
     e.ty.as_int().filter(|t| fits(v, *t)).map(|_| v)
@@ -389,6 +556,50 @@ fn assertion(f: &Expr, c: i64) -> Option<Assertion> {
     Some(Assertion {
         strukt: df.strukt,
         field: df.field.to_string(),
-        value: c,
+        bound: Bound::Eq(c),
     })
+}
+
+/// `f < x` and `f <= x` for a comparison of data field `f` with integer variable `x`
+/// (either side, through conversions that keep the values) when `x`'s address is never
+/// taken: the interpolant of a path that compares a field with a variable relates them.
+fn relations(prog: &Program, op: CmpOp, a: &Expr, b: &Expr) -> Vec<Assertion> {
+    let (a, b) = (strip_widening(a), strip_widening(b));
+    let (field, other, op) = match (data_field(a), data_field(b)) {
+        (Some(df), None) => (df, b, op),
+        (None, Some(df)) => (df, a, flip(op)),
+        _ => return vec![],
+    };
+    let bounds = match (&other.kind, literal(other)) {
+        (_, Some(c)) => {
+            let limit = if matches!(op, CmpOp::Lt | CmpOp::Ge) {
+                Some(c)
+            } else {
+                c.checked_add(1)
+            };
+            limit.map(Bound::Below).into_iter().collect()
+        }
+        (ExprKind::Var(x), None)
+            if prog.var(*x).ty.as_int().is_some()
+                && !super::analysis::escaped_vars(prog).contains(x) =>
+        {
+            [true, false]
+                .into_iter()
+                .map(|strict| Bound::Var {
+                    strict,
+                    var: *x,
+                    name: prog.var(*x).name.clone(),
+                })
+                .collect()
+        }
+        _ => vec![],
+    };
+    bounds
+        .into_iter()
+        .map(|bound| Assertion {
+            strukt: field.strukt,
+            field: field.field.to_string(),
+            bound,
+        })
+        .collect()
 }

@@ -498,7 +498,10 @@ impl<'a> Transfer<'a> {
                                 .data_const(&g, rhs)
                                 .filter(|_| !self.escaped.contains(x));
                             let fit = |c: &i64| lhs.ty.as_int().is_some_and(|t| data::fits(*c, t));
-                            g.set_constant(*x, c.filter(fit));
+                            self.set_int_var(&mut g, *x, c.filter(fit));
+                            if lhs.ty == rhs.ty {
+                                self.read_into(&mut g, *x, rhs);
+                            }
                         }
                         if let Some(rs) = self.store_data(&g, lhs, rhs, line) {
                             out.extend(rs);
@@ -810,7 +813,7 @@ impl<'a> Transfer<'a> {
     /// Makes variables dead or uninitialised: NULL and invalid (`invalid` = T) or just NULL.
     pub fn reset_vars(&self, mut g: Graph, vars: &[VarId], invalid: bool) -> Graph {
         for x in vars {
-            g.set_constant(*x, None);
+            self.set_int_var(&mut g, *x, None);
         }
         let mut g2 = g.clone();
         for x in vars {
@@ -894,6 +897,7 @@ pub fn const_value(g: &Graph, e: &Expr) -> Option<i64> {
         ExprKind::Const(n) => Some(*n),
         ExprKind::Var(x) => g.constant(*x),
         ExprKind::Cast(inner) if inner.ty.as_int().is_some() => const_value(g, inner),
+        ExprKind::Unary(UnOp::Neg, inner) => const_value(g, inner)?.checked_neg(),
         _ => None,
     }?;
     match e.ty.as_int() {

@@ -45,22 +45,57 @@ pub enum PredKind {
     Data(usize),
 }
 
-/// A field assertion `f == c` on a data (non-pointer) field of a struct: seed 000's `ϕ` of a
-/// tracking definition's `Φ`, whose field predicate `fd_ϕ` the vocabulary carries.
+/// A field assertion on a data (non-pointer) field of a struct: seed 000's `ϕ` of a tracking
+/// definition's `Φ`, whose field predicate `fd_ϕ` the vocabulary carries. It compares the
+/// field with a constant (`data == 1`) or with an integer variable whose address is never
+/// taken (`val < pivot`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Assertion {
     /// The struct holding the field.
     pub strukt: StructId,
     /// The field's name.
     pub field: String,
-    /// The constant it is compared with.
-    pub value: i64,
+    /// What the field is compared with.
+    pub bound: Bound,
+}
+
+/// The right-hand side of a field assertion.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bound {
+    /// `f == c`.
+    Eq(i64),
+    /// `f < c` (a comparison with a constant is always written strict: `f <= c` is
+    /// `f < c + 1`).
+    Below(i64),
+    /// `f < x` (`strict`) or `f <= x` for an integer variable `x`.
+    Var {
+        /// Whether the comparison is strict.
+        strict: bool,
+        /// The variable.
+        var: VarId,
+        /// Its name, for printing.
+        name: String,
+    },
 }
 
 impl Assertion {
-    /// `data == 1`.
+    /// `data == 1`, `size < 1001`, `val < pivot`.
     pub fn describe(&self) -> String {
-        format!("{} == {}", self.field, self.value)
+        match &self.bound {
+            Bound::Eq(c) => format!("{} == {c}", self.field),
+            Bound::Below(c) => format!("{} < {c}", self.field),
+            Bound::Var { strict, name, .. } => {
+                format!("{} {} {name}", self.field, if *strict { "<" } else { "<=" })
+            }
+        }
+    }
+
+    /// The variable a relational assertion compares with.
+    pub fn var(&self) -> Option<VarId> {
+        match &self.bound {
+            Bound::Var { var, .. } => Some(*var),
+            _ => None,
+        }
     }
 }
 
@@ -284,10 +319,33 @@ impl<'d> Vocab<'d> {
 
     /// The field predicates on field `field` of struct `s`: (constant, predicate id).
     pub fn data_preds(&self, s: StructId, field: &str) -> Vec<(i64, usize)> {
+        self.field_preds(s, field)
+            .filter_map(|d| match d.assertion.bound {
+                Bound::Eq(c) => Some((c, d.id)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every field predicate on field `field` of struct `s`.
+    pub fn field_preds<'a>(
+        &'a self,
+        s: StructId,
+        field: &'a str,
+    ) -> impl Iterator<Item = &'a DataPred> + 'a {
         self.data
             .iter()
-            .filter(|d| d.assertion.strukt == s && d.assertion.field == field)
-            .map(|d| (d.assertion.value, d.id))
+            .filter(move |d| d.assertion.strukt == s && d.assertion.field == field)
+    }
+
+    /// The relational field predicates comparing field `field` of struct `s` with `x`:
+    /// (strict, predicate id).
+    pub fn relation_preds(&self, s: StructId, field: &str, x: VarId) -> Vec<(bool, usize)> {
+        self.field_preds(s, field)
+            .filter_map(|d| match d.assertion.bound {
+                Bound::Var { strict, var, .. } if var == x => Some((strict, d.id)),
+                _ => None,
+            })
             .collect()
     }
 
