@@ -140,3 +140,28 @@ fn fields_ordered_against_constants_keep_three_bands_apart() {
     assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
     assert!(twin.contains("replayed concretely"), "{twin}");
 }
+
+#[test]
+fn a_bitwise_complement_is_not_a_negation() {
+    // `~f` with f = 5 is -6, true; the shape analysis once read it as `!f` and proved the
+    // error unreachable. The same through a field whose predicate is known.
+    let var = "extern void reach_error(void);\nextern void *malloc(unsigned long);\n\
+               extern int __VERIFIER_nondet_int(void);\n\
+               struct node { int d; struct node *next; };\n\
+               int main(void) { struct node *l = 0;\n\
+               while (__VERIFIER_nondet_int()) { struct node *n = malloc(sizeof(*n));\n\
+               if (!n) return 0; n->next = l; n->d = 5; l = n; }\n\
+               int f = 5; if (l != 0) { if (~f) reach_error(); } return 0; }\n";
+    let field = "extern void reach_error(void);\nextern void *malloc(unsigned long);\n\
+                 extern int __VERIFIER_nondet_int(void);\n\
+                 struct node { int d; struct node *next; };\n\
+                 int main(void) { struct node *l = 0;\n\
+                 while (__VERIFIER_nondet_int()) { struct node *n = malloc(sizeof(*n));\n\
+                 if (!n) return 0; n->next = l; n->d = 5; l = n; }\n\
+                 if (l != 0 && l->d == 5) { if (~(l->d)) reach_error(); } return 0; }\n";
+    for src in [var, field] {
+        let f = temp_c(src);
+        let out = shape(f.path(), "unreach-call");
+        assert!(out.starts_with("FALSE(unreach-call)\n"), "{src}\n{out}");
+    }
+}

@@ -490,7 +490,6 @@ pub fn atoms(prog: &Program, op: &Op) -> Vec<Assertion> {
                 ExprKind::Cmp(op @ (CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge), a, b) => {
                     out.extend(relations(prog, *op, a, b))
                 }
-                ExprKind::Unary(UnOp::Not, a) => out.extend(assertion(strip_widening(a), 0)),
                 _ => {}
             });
             out.extend(assertion(strip_widening(cond), 0));

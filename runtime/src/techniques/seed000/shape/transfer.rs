@@ -319,11 +319,6 @@ impl<'a> Transfer<'a> {
     /// Evaluates a condition to a Kleene value per focused structure.
     pub fn eval_cond(&self, g: Graph, e: &Expr, line: u32) -> Vec<Res<Kleene>> {
         match &e.kind {
-            ExprKind::Unary(UnOp::Not, a) => self
-                .eval_cond(g, a, line)
-                .into_iter()
-                .map(|r| r.map(|(g, k)| (g, k.not())))
-                .collect(),
             ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b)
                 if a.ty.pointee().is_some() || b.ty.pointee().is_some() =>
             {
