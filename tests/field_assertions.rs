@@ -3,7 +3,8 @@
 //! definition with the field assertions an infeasible path states (`tag == 7`), and their
 //! buggy twins get replayed counterexamples; struct copies copy every member, pointer and
 //! data alike. Field assertions also order a field against a constant (`prio < 7`) or an
-//! integer variable (`value < pivot`), forgotten when the variable changes.
+//! integer variable (`value < pivot`), forgotten when the variable changes; a condition on an
+//! integer variable (`if (mode)`) is remembered until the variable is written.
 
 #[path = "common/cfile.rs"]
 mod cfile;
@@ -164,4 +165,15 @@ fn a_bitwise_complement_is_not_a_negation() {
         let out = shape(f.path(), "unreach-call");
         assert!(out.starts_with("FALSE(unreach-call)\n"), "{src}\n{out}");
     }
+}
+
+#[test]
+fn a_mode_shown_nonzero_by_a_condition_keeps_its_graphs_apart() {
+    let out = shape(&program("unreach-call", "mode_marks.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("fd[mark == 7]"), "{out}");
+    // The twin switches the mode off while building: the fact must not survive the write.
+    let twin = shape(&program("unreach-call", "mode_marks_bug.c"), "unreach-call");
+    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
+    assert!(twin.contains("replayed concretely"), "{twin}");
 }

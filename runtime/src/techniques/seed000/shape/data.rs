@@ -11,7 +11,11 @@
 //! not (focus on a unary predicate), and predicates on other constants of the same field are
 //! set to 0 where one holds (the only coerce constraint among field predicates). Everything
 //! else (other comparisons, arithmetic, casts that may change a value) is left unknown, which
-//! is sound: conditions on it take both branches. [`atoms`] reads the candidate field
+//! is sound: conditions on it take both branches. Field assertions may also order a field
+//! against a constant (`f < c`) or an integer variable (`f < x`, `f <= x`), with the same
+//! update, split and implication rules; they are forgotten when the variable is written. A
+//! condition on an integer variable records its constant (`x == c`) or that it is nonzero
+//! (`if (x)`), until the variable is written. [`atoms`] reads the candidate field
 //! assertions off the operations of an infeasible path, for refinement.
 
 use super::graph::{F, Graph, H, T};
@@ -122,8 +126,13 @@ impl Transfer<'_> {
         let known = match &e.kind {
             ExprKind::Cmp(op, a, b) if a.ty.as_int().is_some() && b.ty.as_int().is_some() => {
                 let same = self.same_cell_field(g, a, b);
+                let zero = |e: &Expr| super::transfer::const_value(g, e) == Some(0);
+                let against_zero = (nonzero_var(g, a) && zero(b)) || (nonzero_var(g, b) && zero(a));
                 match (self.data_const(g, a), self.data_const(g, b)) {
                     _ if same => Some(matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge)),
+                    _ if against_zero && matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+                        Some(*op == CmpOp::Ne)
+                    }
                     (Some(x), Some(y)) => Some(match op {
                         CmpOp::Eq => x == y,
                         CmpOp::Ne => x != y,
@@ -135,10 +144,43 @@ impl Transfer<'_> {
                     _ => None,
                 }
             }
+            _ if nonzero_var(g, e) => Some(true),
             _ if e.ty.as_int().is_some() => self.data_const(g, e).map(|c| c != 0),
             _ => None,
         };
         known.map_or(H, Kleene::from_bool)
+    }
+
+    /// Records what condition `cond`, having held (`positive`) or failed, shows of an
+    /// integer variable whose address is never taken: `x` (or `x != 0`) nonzero, `x == c`
+    /// the constant `c` (either side, through conversions that keep the values).
+    pub fn learn(&self, g: &mut Graph, cond: &Expr, positive: bool) {
+        let (x, c, eq) = match &cond.kind {
+            ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) => {
+                let (a, b) = (strip_widening(a), strip_widening(b));
+                match (&a.kind, &b.kind, literal(a), literal(b)) {
+                    (ExprKind::Var(x), _, _, Some(c)) | (_, ExprKind::Var(x), Some(c), _) => {
+                        (*x, c, *op == CmpOp::Eq)
+                    }
+                    _ => return,
+                }
+            }
+            _ => match &strip_widening(cond).kind {
+                ExprKind::Var(x) => (*x, 0, false),
+                _ => return,
+            },
+        };
+        let Some(ty) = self.prog.var(x).ty.as_int() else {
+            return;
+        };
+        if self.escaped.contains(&x) || !fits(c, ty) {
+            return;
+        }
+        if eq == positive {
+            g.set_constant(x, Some(c));
+        } else if c == 0 && g.constant(x).is_none() {
+            g.set_nonzero(x);
+        }
     }
 
     /// Whether `a` and `b` read the same field of the same cell (through pointers `g`, already
@@ -436,6 +478,12 @@ impl Transfer<'_> {
         };
         self.split_pred(g, df, a, id)
     }
+}
+
+/// Whether `e` is an integer variable (through conversions that keep its value) that a
+/// condition showed to be nonzero.
+fn nonzero_var(g: &Graph, e: &Expr) -> bool {
+    matches!(&strip_widening(e).kind, ExprKind::Var(x) if g.is_nonzero(*x))
 }
 
 /// `x op y` as `y op' x`.

@@ -634,7 +634,10 @@ impl<'a> Transfer<'a> {
         self.eval_cond(g, cond, line)
             .into_iter()
             .filter_map(|r| match r {
-                Ok((g, k)) if k == want || k == H => Some(Ok(g)),
+                Ok((mut g, k)) if k == want || k == H => {
+                    self.learn(&mut g, cond, positive);
+                    Some(Ok(g))
+                }
                 Ok(_) => None,
                 Err(e) => Some(Err(e)),
             })
