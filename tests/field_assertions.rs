@@ -177,3 +177,26 @@ fn a_mode_shown_nonzero_by_a_condition_keeps_its_graphs_apart() {
     assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
     assert!(twin.contains("replayed concretely"), "{twin}");
 }
+
+#[test]
+fn a_field_copied_into_a_local_stays_linked_to_its_cell() {
+    let out = shape(&program("unreach-call", "reversed_pair.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    for mark in ["fd[mark == 5]", "fd[mark == 6]"] {
+        assert!(out.contains(mark), "{mark}: {out}");
+    }
+    let twin = shape(
+        &program("unreach-call", "reversed_pair_bug.c"),
+        "unreach-call",
+    );
+    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
+    assert!(twin.contains("replayed concretely"), "{twin}");
+    // A local known to differ from a constant forgets it when written.
+    let src = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
+               int main(void) { int m = __VERIFIER_nondet_int();\n\
+               if (m != 6) { m = __VERIFIER_nondet_int(); if (m == 6) reach_error(); }\n\
+               return 0; }\n";
+    let f = temp_c(src);
+    let out = shape(f.path(), "unreach-call");
+    assert!(!out.starts_with("TRUE"), "{out}");
+}

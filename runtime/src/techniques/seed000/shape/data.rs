@@ -14,8 +14,8 @@
 //! is sound: conditions on it take both branches. Field assertions may also order a field
 //! against a constant (`f < c`) or an integer variable (`f < x`, `f <= x`), with the same
 //! update, split and implication rules; they are forgotten when the variable is written. A
-//! condition on an integer variable records its constant (`x == c`) or that it is nonzero
-//! (`if (x)`), until the variable is written. [`atoms`] reads the candidate field
+//! condition on an integer variable records its constant (`x == c`) or a constant it differs
+//! from (`if (x)`, `x != c`), until the variable is written. [`atoms`] reads the candidate field
 //! assertions off the operations of an infeasible path, for refinement.
 
 use super::graph::{F, Graph, H, T};
@@ -126,13 +126,10 @@ impl Transfer<'_> {
         let known = match &e.kind {
             ExprKind::Cmp(op, a, b) if a.ty.as_int().is_some() && b.ty.as_int().is_some() => {
                 let same = self.same_cell_field(g, a, b);
-                let zero = |e: &Expr| super::transfer::const_value(g, e) == Some(0);
-                let against_zero = (nonzero_var(g, a) && zero(b)) || (nonzero_var(g, b) && zero(a));
+                let differ = differs(g, a, b) || differs(g, b, a);
                 match (self.data_const(g, a), self.data_const(g, b)) {
                     _ if same => Some(matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge)),
-                    _ if against_zero && matches!(op, CmpOp::Eq | CmpOp::Ne) => {
-                        Some(*op == CmpOp::Ne)
-                    }
+                    _ if differ && matches!(op, CmpOp::Eq | CmpOp::Ne) => Some(*op == CmpOp::Ne),
                     (Some(x), Some(y)) => Some(match op {
                         CmpOp::Eq => x == y,
                         CmpOp::Ne => x != y,
@@ -144,11 +141,34 @@ impl Transfer<'_> {
                     _ => None,
                 }
             }
-            _ if nonzero_var(g, e) => Some(true),
+            _ if differs_from(g, e, 0) => Some(true),
             _ if e.ty.as_int().is_some() => self.data_const(g, e).map(|c| c != 0),
             _ => None,
         };
         known.map_or(H, Kleene::from_bool)
+    }
+
+    /// Before `x = p->f` copies a data field into a variable: `g` split on the field's
+    /// equality predicates that are 1/2 on `p`'s cell, so that the copy is a known constant
+    /// in every part but the one where none holds (`t = x->data; if (t == 2) ...` keeps the
+    /// link between the variable and the cell).
+    pub fn focus_read(&self, g: Graph, rhs: &Expr) -> Vec<Graph> {
+        let Some(df) = data_field(strip_widening(rhs)) else {
+            return vec![g];
+        };
+        let preds = self.v.data_preds(df.strukt, df.field);
+        let a = match self.eval_ptr(g.clone(), df.ptr, 0)[..] {
+            [Ok((_, PVal::Node(a)))] if g.sm[a] == F && g.ty[a] == df.strukt => a,
+            _ => return vec![g],
+        };
+        let mut parts = vec![g];
+        for &(_, id) in &preds {
+            parts = parts
+                .into_iter()
+                .flat_map(|g| self.split_pred(g, &df, a, id).into_iter().map(|(g, _)| g))
+                .collect();
+        }
+        parts
     }
 
     /// Records what condition `cond`, having held (`positive`) or failed, shows of an
@@ -178,8 +198,8 @@ impl Transfer<'_> {
         }
         if eq == positive {
             g.set_constant(x, Some(c));
-        } else if c == 0 && g.constant(x).is_none() {
-            g.set_nonzero(x);
+        } else if g.constant(x).is_none() {
+            g.exclude(x, c);
         }
     }
 
@@ -227,23 +247,27 @@ impl Transfer<'_> {
     }
 
     /// `x = p->f` (through conversions that keep the value), after [`Self::set_int_var`]:
-    /// on `p`'s cell, `f < x` is false and `f <= x` true.
+    /// on `p`'s cell, `f < x` is false and `f <= x` true; `x` differs from every constant
+    /// `c` whose predicate `f == c` is 0 there.
     pub fn read_into(&self, g: &mut Graph, x: VarId, rhs: &Expr) {
         let Some(df) = data_field(strip_widening(rhs)) else {
             return;
         };
-        let preds = self.v.relation_preds(df.strukt, df.field, x);
-        if preds.is_empty() {
-            return;
-        }
         let [Ok((_, PVal::Node(a)))] = self.eval_ptr(g.clone(), df.ptr, 0)[..] else {
             return;
         };
         if g.sm[a] != F || g.ty[a] != df.strukt {
             return;
         }
-        for (strict, id) in preds {
+        for (strict, id) in self.v.relation_preds(df.strukt, df.field, x) {
             g.set(self.v, id, &[a], Kleene::from_bool(!strict));
+        }
+        if g.constant(x).is_none() && !self.escaped.contains(&x) {
+            for (c, id) in self.v.data_preds(df.strukt, df.field) {
+                if g.get(self.v, id, &[a]) == F {
+                    g.exclude(x, c);
+                }
+            }
         }
     }
 
@@ -480,10 +504,16 @@ impl Transfer<'_> {
     }
 }
 
-/// Whether `e` is an integer variable (through conversions that keep its value) that a
-/// condition showed to be nonzero.
-fn nonzero_var(g: &Graph, e: &Expr) -> bool {
-    matches!(&strip_widening(e).kind, ExprKind::Var(x) if g.is_nonzero(*x))
+/// Whether `e` is an integer variable (through conversions that keep its value) known to
+/// differ from the constant `k` holds.
+fn differs(g: &Graph, e: &Expr, k: &Expr) -> bool {
+    super::transfer::const_value(g, k).is_some_and(|c| differs_from(g, e, c))
+}
+
+/// Whether `e` is an integer variable (through conversions that keep its value) known to
+/// differ from `c`.
+fn differs_from(g: &Graph, e: &Expr, c: i64) -> bool {
+    matches!(&strip_widening(e).kind, ExprKind::Var(x) if g.differs(*x, c))
 }
 
 /// `x op y` as `y op' x`.

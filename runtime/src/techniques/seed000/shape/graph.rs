@@ -43,9 +43,10 @@ pub struct Graph {
     /// Integer variables known to hold a constant (copied constants only, no arithmetic:
     /// enough for allocation sizes passed to wrappers), sorted.
     pub consts: Vec<(crate::program::ir::VarId, i64)>,
-    /// Integer variables a condition has shown to be nonzero since they were last written
-    /// (`if (flag)`), sorted.
-    pub nonzero: Vec<crate::program::ir::VarId>,
+    /// Integer variables known to differ from a constant since they were last written (a
+    /// condition `if (flag)` or `x != 2`, or a copy of a field whose predicate `f == 2` is
+    /// 0), sorted.
+    pub excluded: Vec<(crate::program::ir::VarId, i64)>,
 }
 
 impl Graph {
@@ -59,7 +60,7 @@ impl Graph {
             bin: vec![vec![]; v.binary],
             invalid: vec![F; v.vars.len()],
             consts: vec![],
-            nonzero: vec![],
+            excluded: vec![],
         }
     }
 
@@ -71,24 +72,22 @@ impl Graph {
             .map(|i| self.consts[i].1)
     }
 
-    /// Whether a condition has shown integer variable `x` to be nonzero.
-    pub fn is_nonzero(&self, x: crate::program::ir::VarId) -> bool {
-        self.nonzero.binary_search(&x).is_ok() || self.constant(x).is_some_and(|c| c != 0)
+    /// Whether integer variable `x` is known to differ from `c`.
+    pub fn differs(&self, x: crate::program::ir::VarId, c: i64) -> bool {
+        self.excluded.binary_search(&(x, c)).is_ok() || self.constant(x).is_some_and(|k| k != c)
     }
 
-    /// Records that integer variable `x` (whose constant is unknown) is nonzero.
-    pub fn set_nonzero(&mut self, x: crate::program::ir::VarId) {
-        if let Err(i) = self.nonzero.binary_search(&x) {
-            self.nonzero.insert(i, x);
+    /// Records that integer variable `x` (whose constant is unknown) differs from `c`.
+    pub fn exclude(&mut self, x: crate::program::ir::VarId, c: i64) {
+        if let Err(i) = self.excluded.binary_search(&(x, c)) {
+            self.excluded.insert(i, (x, c));
         }
     }
 
-    /// Records (or forgets, with `None`) the constant of integer variable `x`; what a
-    /// condition showed of its old value is forgotten.
+    /// Records (or forgets, with `None`) the constant of integer variable `x`; the
+    /// constants it was known to differ from are forgotten.
     pub fn set_constant(&mut self, x: crate::program::ir::VarId, c: Option<i64>) {
-        if let Ok(i) = self.nonzero.binary_search(&x) {
-            self.nonzero.remove(i);
-        }
+        self.excluded.retain(|e| e.0 != x);
         match (self.consts.binary_search_by_key(&x, |c| c.0), c) {
             (Ok(i), Some(c)) => self.consts[i].1 = c,
             (Ok(i), None) => {
@@ -251,7 +250,7 @@ impl Graph {
             bin: vec![vec![F; m * m]; self.bin.len()],
             invalid: self.invalid.clone(),
             consts: self.consts.clone(),
-            nonzero: self.nonzero.clone(),
+            excluded: self.excluded.clone(),
         };
         let mut first = vec![true; m];
         let mut count = vec![0usize; m];
@@ -290,7 +289,7 @@ impl Graph {
             && self.ty == other.ty
             && below_all(&self.invalid, &other.invalid)
             && other.consts.iter().all(|c| self.consts.contains(c))
-            && other.nonzero.iter().all(|x| self.is_nonzero(*x))
+            && other.excluded.iter().all(|&(x, c)| self.differs(x, c))
             && below_all(&self.sm, &other.sm)
             && self.un.iter().zip(&other.un).all(|(a, b)| below_all(a, b))
             && self

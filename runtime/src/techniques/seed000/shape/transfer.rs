@@ -485,7 +485,13 @@ impl<'a> Transfer<'a> {
             // An integer (or aggregate) store: its dereferences, copied constants and field
             // predicates.
             let mut out = vec![];
-            for r in self.check(g, rhs, line) {
+            let checked = self.check(g, rhs, line).into_iter().flat_map(|r| match r {
+                Ok((g, ())) if matches!(lhs.kind, ExprKind::Var(_)) => {
+                    self.focus_read(g, rhs).into_iter().map(|g| Ok((g, ()))).collect()
+                }
+                r => vec![r],
+            });
+            for r in checked {
                 match r {
                     Ok((mut g, ())) => {
                         if let ExprKind::Var(x) = &lhs.kind {
