@@ -121,7 +121,10 @@ fn a_relation_to_a_variable_is_forgotten_when_the_variable_changes() {
     let out = shape(&program("unreach-call", "pivot_bound.c"), "unreach-call");
     assert!(out.starts_with("TRUE\n"), "{out}");
     // The same program with `pivot--` after the split: the relation must not survive it.
-    let twin = shape(&program("unreach-call", "pivot_bound_bug.c"), "unreach-call");
+    let twin = shape(
+        &program("unreach-call", "pivot_bound_bug.c"),
+        "unreach-call",
+    );
     assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
     assert!(twin.contains("replayed concretely"), "{twin}");
 }

@@ -537,12 +537,24 @@ fn implied(known: &Bound, holds: bool, other: &Bound) -> Option<bool> {
         (Bound::Below(c), Bound::Below(d)) if !holds && d <= c => Some(false),
         (Bound::Below(c), Bound::Eq(e)) if (holds && e >= c) || (!holds && e < c) => Some(false),
         (
-            Bound::Var { strict: true, var, .. },
-            Bound::Var { strict: false, var: w, .. },
+            Bound::Var {
+                strict: true, var, ..
+            },
+            Bound::Var {
+                strict: false,
+                var: w,
+                ..
+            },
         ) if holds && var == w => Some(true),
         (
-            Bound::Var { strict: false, var, .. },
-            Bound::Var { strict: true, var: w, .. },
+            Bound::Var {
+                strict: false, var, ..
+            },
+            Bound::Var {
+                strict: true,
+                var: w,
+                ..
+            },
         ) if !holds && var == w => Some(false),
         _ => None,
     }

@@ -486,9 +486,11 @@ impl<'a> Transfer<'a> {
             // predicates.
             let mut out = vec![];
             let checked = self.check(g, rhs, line).into_iter().flat_map(|r| match r {
-                Ok((g, ())) if matches!(lhs.kind, ExprKind::Var(_)) => {
-                    self.focus_read(g, rhs).into_iter().map(|g| Ok((g, ()))).collect()
-                }
+                Ok((g, ())) if matches!(lhs.kind, ExprKind::Var(_)) => self
+                    .focus_read(g, rhs)
+                    .into_iter()
+                    .map(|g| Ok((g, ())))
+                    .collect(),
                 r => vec![r],
             });
             for r in checked {
