@@ -531,7 +531,7 @@ fn flip(op: CmpOp) -> CmpOp {
 /// that decides it.
 fn implied(known: &Bound, holds: bool, other: &Bound) -> Option<bool> {
     match (known, other) {
-        (Bound::Eq(c), Bound::Eq(_)) if holds => Some(false),
+        (Bound::Eq(_), Bound::Eq(_)) if holds => Some(false),
         (Bound::Eq(c), Bound::Below(d)) if holds => Some(c < d),
         (Bound::Below(c), Bound::Below(d)) if holds && d >= c => Some(true),
         (Bound::Below(c), Bound::Below(d)) if !holds && d <= c => Some(false),
