@@ -13,7 +13,7 @@ mod cfile;
 mod shape;
 
 use cfile::temp_c;
-use shape::{program, shape};
+use shape::{program, replayed_twin, shape};
 
 #[test]
 fn a_list_ended_by_a_tagged_cell_is_proved_with_field_assertions() {
@@ -108,12 +108,7 @@ fn a_field_ordered_against_a_variable_proves_the_pivot_split() {
     // Refinement relates the value field to the pivot; the marks are constants.
     assert!(out.contains("fd[value < pivot]"), "{out}");
     assert!(out.contains("fd[side == -1]"), "{out}");
-    let twin = shape(
-        &program("unreach-call", "split_by_pivot_bug.c"),
-        "unreach-call",
-    );
-    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
-    assert!(twin.contains("replayed concretely"), "{twin}");
+    replayed_twin("split_by_pivot_bug.c");
 }
 
 #[test]
@@ -121,12 +116,7 @@ fn a_relation_to_a_variable_is_forgotten_when_the_variable_changes() {
     let out = shape(&program("unreach-call", "pivot_bound.c"), "unreach-call");
     assert!(out.starts_with("TRUE\n"), "{out}");
     // The same program with `pivot--` after the split: the relation must not survive it.
-    let twin = shape(
-        &program("unreach-call", "pivot_bound_bug.c"),
-        "unreach-call",
-    );
-    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
-    assert!(twin.contains("replayed concretely"), "{twin}");
+    replayed_twin("pivot_bound_bug.c");
 }
 
 #[test]
@@ -137,12 +127,7 @@ fn fields_ordered_against_constants_keep_three_bands_apart() {
     for bound in ["fd[prio < 0]", "fd[prio < 3]", "fd[prio < 7]"] {
         assert!(out.contains(bound), "{bound}: {out}");
     }
-    let twin = shape(
-        &program("unreach-call", "priority_bands_bug.c"),
-        "unreach-call",
-    );
-    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
-    assert!(twin.contains("replayed concretely"), "{twin}");
+    replayed_twin("priority_bands_bug.c");
 }
 
 #[test]
@@ -176,9 +161,7 @@ fn a_mode_shown_nonzero_by_a_condition_keeps_its_graphs_apart() {
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("fd[mark == 7]"), "{out}");
     // The twin switches the mode off while building: the fact must not survive the write.
-    let twin = shape(&program("unreach-call", "mode_marks_bug.c"), "unreach-call");
-    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
-    assert!(twin.contains("replayed concretely"), "{twin}");
+    replayed_twin("mode_marks_bug.c");
 }
 
 #[test]
@@ -188,12 +171,7 @@ fn a_field_copied_into_a_local_stays_linked_to_its_cell() {
     for mark in ["fd[mark == 5]", "fd[mark == 6]"] {
         assert!(out.contains(mark), "{mark}: {out}");
     }
-    let twin = shape(
-        &program("unreach-call", "reversed_pair_bug.c"),
-        "unreach-call",
-    );
-    assert!(twin.starts_with("FALSE(unreach-call)\n"), "{twin}");
-    assert!(twin.contains("replayed concretely"), "{twin}");
+    replayed_twin("reversed_pair_bug.c");
     // A local known to differ from a constant forgets it when written.
     let src = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n\
                int main(void) { int m = __VERIFIER_nondet_int();\n\

@@ -41,3 +41,12 @@ pub fn shape(file: &Path, check: &str) -> String {
         file,
     )
 }
+
+/// The shape engine's answer on the buggy twin `tests/programs/unreach-call/<name>`, checked
+/// to be FALSE(unreach-call) with a concretely replayed counterexample.
+pub fn replayed_twin(name: &str) -> String {
+    let out = shape(&program("unreach-call", name), "unreach-call");
+    assert!(out.starts_with("FALSE(unreach-call)\n"), "{name}: {out}");
+    assert!(out.contains("replayed concretely"), "{name}: {out}");
+    out
+}
