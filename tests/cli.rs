@@ -133,8 +133,8 @@ fn cfa_prints_text_and_dot() {
     assert!(stdout(&o).starts_with("digraph program {"));
 }
 
-/// `table2` on a folder of one program and its twin: the template engine proves the
-/// program, the portfolio finds the twin, and the summary line counts them.
+/// `table2` on a folder of one program and its twin: the template engine and the portfolio
+/// prove the program, the portfolio finds the twin, and the summary line counts them.
 #[test]
 fn table2_runs_programs_and_twins() {
     let dir = tempfile::tempdir().unwrap();
@@ -152,8 +152,12 @@ fn table2_runs_programs_and_twins() {
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(out.contains("count "), "{out}");
     assert!(out.contains("FALSE(unreach-call)"), "{out}");
+    assert!(out.contains("TRUE (template)"), "{out}");
     assert!(
-        out.contains("1 of 1 programs proved by the template engine; 1 twins found; 0 wrong"),
+        out.contains(
+            "1 of 1 programs proved by the template engine, 1 by the portfolio; 1 twins found; \
+             0 wrong"
+        ),
         "{out}"
     );
 }
