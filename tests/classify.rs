@@ -201,7 +201,8 @@ fn user_spec_with_the_library() {
     // With the library loaded first, the user spec may use its predicates and invariants.
     let text = "structure chain[f] refines sll[f] {\n  invariant acyclic[f], unshared[f];\n  \
                 family reachability = reach[f];\n  \
-                family cyclicity = cyclic[f], shared[f] requires reachability;\n}\n";
+                family cyclicity = cyclic[f], shared[f] requires reachability;\n  \
+                family successors = linked[f];\n}\n";
     std::fs::write(&spec, text).unwrap();
     let file = manifest("tests/classify/sll.c");
     let r = classify(&file, &["--spec", spec.to_str().unwrap(), "--with-library"]);

@@ -181,3 +181,13 @@ fn a_field_copied_into_a_local_stays_linked_to_its_cell() {
     let out = shape(f.path(), "unreach-call");
     assert!(!out.starts_with("TRUE"), "{out}");
 }
+
+#[test]
+fn a_cell_kind_that_always_has_a_successor_is_proved_with_the_successors_family() {
+    let out = shape(&program("unreach-call", "paired_cells.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    // `linked[next]` (the library's successors family) says a kind-1 cell is never last.
+    assert!(out.contains("successors"), "{out}");
+    assert!(out.contains("linked[next]"), "{out}");
+    replayed_twin("paired_cells_bug.c");
+}

@@ -58,7 +58,7 @@ fn fig1_is_proved_by_refinement_with_a_rechecked_certificate() {
     assert!(out.contains("certificate re-checked"), "{out}");
     // The paper's result for Fig. 1: the dll generator with the cancellation family only.
     assert!(
-        out.contains("dll[") && out.contains("{cancellation} (1/3 families)"),
+        out.contains("dll[") && out.contains("{cancellation} (1/4 families)"),
         "{out}"
     );
     assert!(out.contains("1 td,"), "{out}");
@@ -85,7 +85,7 @@ fn the_maximal_configuration_needs_no_refinement() {
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("refinements: 0 td, 0 scg"), "{out}");
     assert!(
-        out.contains("{reachability, cyclicity, cancellation} (3/3 families)"),
+        out.contains("{reachability, cyclicity, successors, cancellation} (4/4 families)"),
         "{out}"
     );
 }
