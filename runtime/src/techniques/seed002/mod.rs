@@ -55,6 +55,9 @@ impl Default for Seed002 {
     }
 }
 
+/// The stack of the memory-safety proof's thread (the size of the verifying thread's).
+const SAFETY_STACK: usize = 256 << 20;
+
 /// The share of the engine's budget the memory-safety proof may use.
 const SAFETY_SHARE: f64 = 0.3;
 
@@ -114,18 +117,32 @@ impl Seed002 {
             budget: task.budget.share(SAFETY_SHARE),
             ..*task
         };
-        let run = self.safety.run(&sub);
-        match run.verdict {
-            Verdict::True(c) => Some(c.summary),
-            Verdict::False(_) | Verdict::Unknown(_) => {
-                details.push(format!(
-                    "memory safety not proved by the shape analysis ({:.2} s): undefined \
-                     behaviour is checked by the template engine",
-                    run.seconds
-                ));
-                None
+        // On a thread of its own, so in a solver context of its own: the terms the shape
+        // analysis creates (in an order that varies from run to run) would otherwise share
+        // the synthesis's context and change the models it joins, and so the invariant.
+        let (certificate, seconds) = std::thread::scope(|s| {
+            let proof = std::thread::Builder::new()
+                .stack_size(SAFETY_STACK)
+                .spawn_scoped(s, || {
+                    let run = self.safety.run(&sub);
+                    let certificate = match run.verdict {
+                        Verdict::True(c) => Some(c.summary),
+                        Verdict::False(_) | Verdict::Unknown(_) => None,
+                    };
+                    (certificate, run.seconds)
+                });
+            match proof {
+                Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                Err(_) => (None, 0.0),
             }
+        });
+        if certificate.is_none() {
+            details.push(format!(
+                "memory safety not proved by the shape analysis ({seconds:.2} s): undefined \
+                 behaviour is checked by the template engine"
+            ));
         }
+        certificate
     }
 }
 
