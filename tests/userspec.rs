@@ -34,7 +34,9 @@ fn first_line(o: &Output) -> String {
     out.lines().next().unwrap_or("").to_string()
 }
 
-fn check(program: &str, twin: &str, spec: &str) {
+/// `program` proved with `spec`, `twin` refuted with it; without the spec, the library
+/// must not prove `program` unless `library_too` (it never refutes it).
+fn check(program: &str, twin: &str, spec: &str, library_too: bool) {
     let o = verify(program, Some(spec));
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(first_line(&o), "TRUE", "{program} with {spec}:\n{out}");
@@ -53,21 +55,25 @@ fn check(program: &str, twin: &str, spec: &str) {
         "FALSE(unreach-call)",
         "{program} without the spec"
     );
-    assert_eq!(
-        first_line(&o),
-        "UNKNOWN",
-        "{program} is proved without its spec: the test no longer shows what the spec adds"
-    );
+    if !library_too {
+        assert_eq!(
+            first_line(&o),
+            "UNKNOWN",
+            "{program} is proved without its spec: the test no longer shows what the spec adds"
+        );
+    }
 }
 
 #[test]
 fn a_circular_list_with_a_sentinel_is_proved_with_its_spec() {
-    check("ring.c", "ring_bug.c", "ring.shape");
+    // The library's dll with its successors family (`linked`, the ring spec's `hasnext`)
+    // proves it too since that family was added.
+    check("ring.c", "ring_bug.c", "ring.shape", true);
 }
 
 #[test]
 fn a_tree_with_threaded_leaves_is_proved_with_its_spec() {
-    check("threaded.c", "threaded_bug.c", "threaded.shape");
+    check("threaded.c", "threaded_bug.c", "threaded.shape", false);
 }
 
 #[test]
