@@ -333,13 +333,7 @@ impl Transfer<'_> {
         let ExprKind::Cmp(op, a, b) = &e.kind else {
             return None;
         };
-        let (a, b) = (strip_widening(a), strip_widening(b));
-        let (field, other, op) = match (data_field(a), data_field(b)) {
-            (Some(_), None) => (a, b, *op),
-            (None, Some(_)) => (b, a, flip(*op)),
-            _ => return None,
-        };
-        let df = data_field(field)?;
+        let (df, other, op) = field_first(*op, a, b)?;
         let (bound, positive) = self.ordering(g, &df, other, op)?;
         let id = self
             .v
@@ -379,8 +373,7 @@ impl Transfer<'_> {
             return Some((d.assertion.bound.clone(), positive));
         }
         let c = super::transfer::const_value(g, other)?;
-        let limit = if strict { c } else { c.checked_add(1)? };
-        Some((Bound::Below(limit), positive))
+        Some((Bound::Below(strict_limit(op, c)?), positive))
     }
 
     /// The value of field predicate `id` on cell `a`, splitting the structure where it is
@@ -514,6 +507,31 @@ fn differs(g: &Graph, e: &Expr, k: &Expr) -> bool {
 /// differ from `c`.
 fn differs_from(g: &Graph, e: &Expr, c: i64) -> bool {
     matches!(&strip_widening(e).kind, ExprKind::Var(x) if g.differs(*x, c))
+}
+
+/// A comparison of one data field with something else (through conversions that keep the
+/// values), written with the field first: the field, the other operand, the operator.
+fn field_first<'e>(
+    op: CmpOp,
+    a: &'e Expr,
+    b: &'e Expr,
+) -> Option<(DataField<'e>, &'e Expr, CmpOp)> {
+    let (a, b) = (strip_widening(a), strip_widening(b));
+    match (data_field(a), data_field(b)) {
+        (Some(df), None) => Some((df, b, op)),
+        (None, Some(df)) => Some((df, a, flip(op))),
+        _ => None,
+    }
+}
+
+/// The `c'` of the strict `f < c'` that the ordering `f op c` states (`<`, `<=`) or denies
+/// (`>=`, `>`); `None` for an equality or when `c + 1` overflows.
+fn strict_limit(op: CmpOp, c: i64) -> Option<i64> {
+    match op {
+        CmpOp::Lt | CmpOp::Ge => Some(c),
+        CmpOp::Le | CmpOp::Gt => c.checked_add(1),
+        CmpOp::Eq | CmpOp::Ne => None,
+    }
 }
 
 /// `x op y` as `y op' x`.
@@ -653,21 +671,11 @@ fn assertion(f: &Expr, c: i64) -> Option<Assertion> {
 /// (either side, through conversions that keep the values) when `x`'s address is never
 /// taken: the interpolant of a path that compares a field with a variable relates them.
 fn relations(prog: &Program, op: CmpOp, a: &Expr, b: &Expr) -> Vec<Assertion> {
-    let (a, b) = (strip_widening(a), strip_widening(b));
-    let (field, other, op) = match (data_field(a), data_field(b)) {
-        (Some(df), None) => (df, b, op),
-        (None, Some(df)) => (df, a, flip(op)),
-        _ => return vec![],
+    let Some((field, other, op)) = field_first(op, a, b) else {
+        return vec![];
     };
     let bounds = match (&other.kind, literal(other)) {
-        (_, Some(c)) => {
-            let limit = if matches!(op, CmpOp::Lt | CmpOp::Ge) {
-                Some(c)
-            } else {
-                c.checked_add(1)
-            };
-            limit.map(Bound::Below).into_iter().collect()
-        }
+        (_, Some(c)) => strict_limit(op, c).map(Bound::Below).into_iter().collect(),
         (ExprKind::Var(x), None)
             if prog.var(*x).ty.as_int().is_some()
                 && !super::analysis::escaped_vars(prog).contains(x) =>
