@@ -54,7 +54,8 @@ pub enum PathResult {
 pub struct Core {
     /// Indices (into the path) of the steps whose constraints are in the unsat core.
     pub steps: Vec<usize>,
-    /// Pointer-typed program variables occurring in the core's constraints.
+    /// Pointer-typed and struct-typed program variables occurring in the core's
+    /// constraints.
     pub pointers: BTreeSet<VarId>,
     /// Struct fields (struct id, field name) dereferenced in the core's constraints.
     pub fields: BTreeSet<(StructId, String)>,

@@ -736,16 +736,17 @@ impl<'p> Enc<'p> {
         }
     }
 
-    /// Records the pointer variables and the fields accessed through pointers in `e`.
+    /// Records the pointer and struct variables and the fields accessed through pointers
+    /// or of struct variables in `e`.
     fn note(&mut self, e: &Expr) {
         let (prog, rec) = (self.prog, &mut self.rec);
         e.visit(&mut |x| match &x.kind {
-            ExprKind::Var(v) if matches!(prog.var(*v).ty, Type::Ptr(_)) => {
+            ExprKind::Var(v) if matches!(prog.var(*v).ty, Type::Ptr(_) | Type::Struct(_)) => {
                 rec.pointers.insert(*v);
             }
             ExprKind::Field(b, _, name) => {
                 if let Type::Struct(s) = b.ty
-                    && through_pointer(b)
+                    && (through_pointer(b) || matches!(b.kind, ExprKind::Var(_)))
                 {
                     rec.fields.insert((s, name.clone()));
                 }

@@ -37,7 +37,7 @@ use crate::techniques::seed000::shape::analysis::{
 };
 use crate::techniques::seed000::shape::coerce::Constraints;
 use crate::techniques::seed000::shape::data;
-use crate::techniques::seed000::shape::vocab::{Assertion, ShapeType, Vocab};
+use crate::techniques::seed000::shape::vocab::{self, Assertion, ShapeType, Vocab};
 use shapecheck_dsl::ir::{Generator, Spec, Tracking};
 use shapecheck_dsl::lattice;
 use std::collections::BTreeSet;
@@ -189,6 +189,8 @@ pub struct Lazy<'a> {
     domain: &'a dyn Domain,
     cfg: LazyConfig,
     types: Vec<TypeState>,
+    /// The structs embedding a recursive type once (Linux-style elements), by that type.
+    carriers: std::collections::BTreeMap<StructId, StructId>,
     tracked: BTreeSet<VarId>,
     /// The field assertions `Φ` of the tracking definition.
     assertions: BTreeSet<Assertion>,
@@ -229,9 +231,14 @@ impl<'a> Lazy<'a> {
                     widened: false,
                 }
             })
+            .collect::<Vec<TypeState>>();
+        let carriers = vocab::carriers(prog, |s| types.iter().any(|t| t.strukt == s))
+            .into_iter()
+            .map(|(e, c)| (e, c.strukt))
             .collect();
         Lazy {
             prog,
+            carriers,
             refs: RefParams::new(prog),
             spec,
             checks,
@@ -322,10 +329,12 @@ impl<'a> Lazy<'a> {
         let mut new = BTreeSet::new();
         for (i, v) in self.prog.vars.iter().enumerate() {
             let wanted = match v.ty.pointee() {
-                Some(Type::Struct(s)) => self
-                    .types
-                    .iter()
-                    .any(|t| t.strukt == *s && t.current.is_some()),
+                Some(Type::Struct(s)) => {
+                    let s = self.carriers.get(s).unwrap_or(s);
+                    self.types
+                        .iter()
+                        .any(|t| t.strukt == *s && t.current.is_some())
+                }
                 Some(Type::Void) => true,
                 _ => false,
             };
@@ -417,16 +426,27 @@ impl<'a> Lazy<'a> {
             self.tracked.extend(new.iter().copied());
             self.refinements.push(Refinement::Tracking(names));
             // Types still at m0 that the new pointers point to: explicit heap analysis.
-            let todo: Vec<usize> = (0..self.types.len())
-                .filter(|i| self.types[*i].current.is_none())
-                .filter(|i| {
-                    new.iter()
-                        .any(|x| self.type_of(*x) == Some(self.types[*i].strukt))
-                })
-                .collect();
+            let todo = self.at_m0(new.iter().filter_map(|x| self.type_of(*x)));
             let fields: BTreeSet<String> = core.fields.iter().map(|(_, f)| f.clone()).collect();
             self.abstract_types(&todo, &fields);
             return true;
+        }
+        // Struct variables in the core whose type is still at m0: their cells are nodes once
+        // the type (or the type they embed) is abstracted.
+        let cells = self.at_m0(
+            core.pointers
+                .iter()
+                .filter_map(|x| match self.prog.var(*x).ty {
+                    Type::Struct(s) => Some(s),
+                    _ => None,
+                }),
+        );
+        if !cells.is_empty() {
+            let fields: BTreeSet<String> = core.fields.iter().map(|(_, f)| f.clone()).collect();
+            self.abstract_types(&cells, &fields);
+            if cells.iter().any(|i| self.types[*i].current.is_some()) {
+                return true;
+            }
         }
         if asserted {
             return true;
@@ -448,6 +468,17 @@ impl<'a> Lazy<'a> {
         false
     }
 
+    /// The types still at m0 among `structs` (a struct embedding a recursive type stands for
+    /// that type), as indices into `types`.
+    fn at_m0(&self, structs: impl Iterator<Item = StructId>) -> Vec<usize> {
+        let wanted: BTreeSet<StructId> = structs
+            .map(|s| *self.carriers.get(&s).unwrap_or(&s))
+            .collect();
+        (0..self.types.len())
+            .filter(|i| self.types[*i].current.is_none() && wanted.contains(&self.types[*i].strukt))
+            .collect()
+    }
+
     /// Algorithm 3's field assertions: those the core's operations state about data fields of
     /// types in shape mode and not yet in `Φ`; true if there were any.
     fn refine_assertions(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
@@ -456,7 +487,10 @@ impl<'a> Lazy<'a> {
             .iter()
             .filter_map(|&i| path.get(i))
             .flat_map(|st| data::atoms(self.prog, &self.prog.func(st.func).cfa[st.edge].op))
-            .filter(|a| self.types.iter().any(|t| t.strukt == a.strukt))
+            .filter(|a| {
+                self.types.iter().any(|t| t.strukt == a.strukt)
+                    || self.carriers.contains_key(&a.strukt)
+            })
             .filter(|a| !self.assertions.contains(a))
             .collect();
         if new.is_empty() {
@@ -619,7 +653,11 @@ impl<'a> Lazy<'a> {
     fn type_of(&self, x: VarId) -> Option<StructId> {
         match self.prog.var(x).ty.pointee()? {
             Type::Void => Some(crate::techniques::seed000::shape::transfer::RAW),
-            Type::Struct(s) if self.types.iter().any(|t| t.strukt == *s) => Some(*s),
+            Type::Struct(s)
+                if self.types.iter().any(|t| t.strukt == *s) || self.carriers.contains_key(s) =>
+            {
+                Some(*s)
+            }
             _ => None,
         }
     }
@@ -667,7 +705,10 @@ impl<'a> Lazy<'a> {
                             assertions: self
                                 .assertions
                                 .iter()
-                                .filter(|a| a.strukt == t.strukt)
+                                .filter(|a| {
+                                    a.strukt == t.strukt
+                                        || self.carriers.get(&a.strukt) == Some(&t.strukt)
+                                })
                                 .map(Assertion::describe)
                                 .collect(),
                         };
@@ -703,12 +744,26 @@ impl<'a> Lazy<'a> {
         }
     }
 
+    /// The pointers tracked for struct `s`: to it or to a struct embedding it, and the
+    /// addresses of its variables and of its embedding structs' (cell variables).
     fn tracked_names(&self, s: StructId) -> BTreeSet<String> {
-        self.tracked
+        let ours =
+            |t: Option<StructId>| t.is_some_and(|t| t == s || self.carriers.get(&t) == Some(&s));
+        let name =
+            |x: VarId| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, x);
+        let pointers = self
+            .tracked
             .iter()
-            .filter(|x| self.type_of(**x) == Some(s))
-            .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
-            .collect()
+            .filter(|x| ours(self.type_of(**x)))
+            .map(|x| name(*x));
+        let cells = (0..self.prog.vars.len() as u32)
+            .map(VarId)
+            .filter(|x| match &self.prog.var(*x).ty {
+                Type::Struct(t) => ours(Some(*t)),
+                _ => false,
+            })
+            .map(|x| format!("&{}", name(x)));
+        pointers.chain(cells).collect()
     }
 }
 

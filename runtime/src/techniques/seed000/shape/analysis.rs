@@ -156,7 +156,8 @@ impl<'a> Art<'a> {
             func: prog.init,
             loc: prog.func(prog.init).entry,
         };
-        (key, Graph::empty(self.t.v))
+        let g = Graph::empty(self.t.v);
+        (key, self.t.enter_cells(g, &prog.globals, true))
     }
 
     fn key_id(&mut self, k: Key) -> usize {
@@ -308,7 +309,7 @@ impl<'a> Art<'a> {
         };
         let edge = &func.cfa[e];
         let line = edge.line;
-        let op = self.refs.rewrite(&edge.op);
+        let op = self.t.normalise(self.refs.rewrite(&edge.op));
         // Canonical abstraction at loop heads only: elsewhere a node materialised by a
         // condition (`p->succ != NULL`) stays a single cell for the operations that follow,
         // also in a function called next; termination needs blur only at loops (there is no
@@ -330,6 +331,12 @@ impl<'a> Art<'a> {
             Op::Skip => vec![Ok(g)],
             Op::Assign { lhs, rhs } => self.t.assign(g, lhs, rhs, line),
             Op::Assume { cond, positive } => self.t.assume(g, cond, *positive, line),
+            Op::Havoc(x) if self.t.v.cell_var(*x).is_some() => self
+                .t
+                .uninitialise_cell(g, *x)
+                .into_iter()
+                .map(Ok)
+                .collect(),
             Op::Havoc(x) => {
                 let lhs = Expr {
                     kind: ExprKind::Var(*x),
@@ -464,15 +471,16 @@ impl<'a> Art<'a> {
             ))];
         }
         let locals: Vec<VarId> = callee.locals.clone();
-        let mut cur: Vec<Result<Graph, AbsError>> = vec![Ok(self.t.reset_vars(g, &locals, true))];
+        let g = self.t.reset_vars(g, &locals, true);
+        let mut cur: Vec<Result<Graph, AbsError>> = vec![Ok(self.t.enter_cells(g, &locals, false))];
         // A reference parameter is never read: its function reads the variable instead.
         let bound = callee.params.iter().zip(args);
         for (p, a) in bound.filter(|(p, _)| self.refs.target(**p).is_none()) {
             let pty = prog.var(*p).ty.clone();
-            let lhs = Expr {
+            let lhs = self.t.normalise_expr(&Expr {
                 kind: ExprKind::Var(*p),
                 ty: pty,
-            };
+            });
             cur = cur
                 .into_iter()
                 .flat_map(|r| match r {
@@ -509,7 +517,7 @@ impl<'a> Art<'a> {
     /// node has been freed (the graph is empty: each heap cell is a node, since with
     /// valid-memcleanup an allocation the graph cannot represent is itself an error).
     fn end(&self, g: &Graph, line: u32) -> Succ {
-        if self.checks.has(Property::ValidMemcleanup) && g.n > 0 {
+        if self.checks.has(Property::ValidMemcleanup) && (0..g.n).any(|u| !self.t.is_cell(g, u)) {
             return Succ::Error(AbsError {
                 end: PathEnd::MemoryNotFreed,
                 message: format!(
@@ -564,7 +572,7 @@ impl<'a> Art<'a> {
                 let pointed =
                     g.sm[u] == F && (0..v.vars.len()).any(|x| g.get(v, v.pt(x), &[u]) == T);
                 let reach = v.instr.iter().enumerate().any(|(i, inst)| {
-                    v.reaching[i] && g.ty[u] == inst.strukt && g.get(v, inst.id, &[u]) == T
+                    v.reaching[i] && v.carries(g.ty[u], inst.strukt) && g.get(v, inst.id, &[u]) == T
                 });
                 pointed || reach
             })
@@ -599,7 +607,7 @@ impl<'a> Art<'a> {
         let v = self.t.v;
         v.edges.iter().any(|e| {
             e.predecessor
-                && g.ty[w] == e.strukt
+                && v.carries(g.ty[w], e.strukt)
                 && g.get(v, e.id, &[w]) == T
                 && (0..g.n).all(|a| reached[a] || g.get(v, v.field_pred(e.field), &[a, w]) == F)
         })
@@ -613,6 +621,7 @@ impl<'a> Art<'a> {
             .live
             .dead(self.t.prog, &self.refs, key)
             .into_iter()
+            .filter(|x| v.cell_var(*x).is_none())
             .filter(|x| {
                 g.constant(*x).is_some()
                     || v.var(*x).is_some_and(|i| {
@@ -645,10 +654,10 @@ impl<'a> Art<'a> {
                 .collect(),
             None => vec![Ok((g, PVal::Unknown))],
         };
-        let lhs = match &*self
-            .refs
-            .rewrite(&prog.func(caller.func).cfa[caller.edge].op)
-        {
+        let lhs = match &*self.t.normalise(
+            self.refs
+                .rewrite(&prog.func(caller.func).cfa[caller.edge].op),
+        ) {
             Op::Call { lhs, .. } => lhs.clone(),
             _ => None,
         };
@@ -671,9 +680,13 @@ impl<'a> Art<'a> {
             let g = self.t.reset_vars(g, &callee.locals, false);
             let stored = match &lhs {
                 Some(l) if l.ty.pointee().is_some() => self.t.store(g, l, val, line),
-                Some(l) => self.t.havoc(g, l, line),
+                Some(l) => self.t.havoc_value(g, l, line),
                 None => vec![Ok(g)],
             };
+            let cells = &callee.locals;
+            let stored = stored
+                .into_iter()
+                .map(|r| r.and_then(|g| self.t.drop_cells(g, cells, line)));
             for s in stored {
                 out.push(match s {
                     Ok(g) => match self.settle(&next, g, line) {
@@ -943,12 +956,12 @@ pub fn address_taken(prog: &Program, refs: &RefParams, v: &Vocab) -> Option<Stri
             let mut check = |x: &Expr| {
                 if let ExprKind::AddrOf(a) = &x.kind {
                     match &a.kind {
-                        ExprKind::Var(y) if v.var(*y).is_some() => {
+                        ExprKind::Var(y) if v.var(*y).is_some() && v.cell_var(*y).is_none() => {
                             found = Some(prog.var(*y).name.clone())
                         }
                         ExprKind::Field(base, _, name) => {
-                            if let ExprKind::Deref(p) = &base.kind
-                                && let Some(Type::Struct(s)) = p.ty.pointee()
+                            // Through a pointer, a struct variable or an embedded member.
+                            if let Type::Struct(s) = &base.ty
                                 && (v.field(*s, name).is_some()
                                     || v.field_preds(*s, name).next().is_some())
                             {

@@ -400,12 +400,13 @@ impl Constraints {
             .any(|c| c.lits.iter().any(|(_, a)| matches!(a, Atom::Formula(..))));
         let max_vars = self.clauses.iter().map(|c| c.vars).max().unwrap_or(0);
         let mut tuple = vec![0usize; max_vars];
-        // The nodes of each struct type (types do not change here).
+        // The nodes having the fields of each clause's struct type (types do not change
+        // here): its own nodes and those of the structs embedding it.
         let mut by_type: Vec<(StructId, Vec<usize>)> = vec![];
-        for u in 0..g.n {
-            match by_type.iter_mut().find(|(s, _)| *s == g.ty[u]) {
-                Some((_, us)) => us.push(u),
-                None => by_type.push((g.ty[u], vec![u])),
+        for c in &self.clauses {
+            if by_type.iter().all(|(s, _)| *s != c.strukt) {
+                let nodes = (0..g.n).filter(|u| v.carries(g.ty[*u], c.strukt)).collect();
+                by_type.push((c.strukt, nodes));
             }
         }
         for _round in 0..64 {
@@ -598,7 +599,7 @@ fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
         PredKind::Instr(i) => v.instr[*i].strukt,
         PredKind::Data(d) => v.data[*d].assertion.strukt,
     };
-    g.ty[u] == s
+    v.carries(g.ty[u], s)
 }
 
 /// The tracked field `f` if `inst` is `exists u. x(u) && f*(u, v)` for a single field.

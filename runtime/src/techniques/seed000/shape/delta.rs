@@ -375,7 +375,7 @@ fn successor_anchors(
 /// Whether some tracked field of node `a` may hold an unknown value.
 fn touched_unknown(v: &Vocab, g: &Graph, a: usize) -> bool {
     v.preds.iter().enumerate().any(|(id, p)| {
-        matches!(p.kind, PredKind::Undef(f) if v.fields[f].strukt == g.ty[a])
+        matches!(p.kind, PredKind::Undef(f) if v.carries(g.ty[a], v.fields[f].strukt))
             && g.get(v, id, &[a]) != F
     })
 }
@@ -457,7 +457,7 @@ fn cyclic_at(v: &Vocab, old: &Graph, (rel, roles): (&Rel, &[usize]), w0: usize) 
         else {
             return None;
         };
-        (c.pointer.is_none() && c.strukt == old.ty[w0] && bound(r, &c.roles) == key)
+        (c.pointer.is_none() && v.carries(old.ty[w0], c.strukt) && bound(r, &c.roles) == key)
             .then(|| old.get(v, c.id, &[w0]))
             .filter(|k| *k != H)
     })

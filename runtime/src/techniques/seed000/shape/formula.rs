@@ -102,7 +102,9 @@ impl<'a> Eval<'a> {
         inst: &'a Instr,
         changes: Option<&'a Changes>,
     ) -> Self {
-        let nodes: Vec<usize> = (0..g.n).filter(|u| g.ty[*u] == inst.strukt).collect();
+        let nodes: Vec<usize> = (0..g.n)
+            .filter(|u| v.carries(g.ty[*u], inst.strukt))
+            .collect();
         let mut pos_of = vec![None; g.n];
         for (i, u) in nodes.iter().enumerate() {
             pos_of[*u] = Some(i);

@@ -5,7 +5,7 @@
 //! Stages: [`alias`] (reference parameters: `*pp` read as the caller's variable), [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
 //! [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
 //! bounds for closures), [`coerce`] (constraints from the definitions), [`data`] (field predicates of field
-//! assertions), [`transfer`] (focus,
+//! assertions), [`embed`] (struct variables and embedded members as nodes), [`transfer`] (focus,
 //! update, differencing per IR operation), [`analysis`] (the ART over the program's CFAs, path
 //! simulation, certificate re-check), [`live`] (dead variables, forgotten after each step);
 //! and for people and other tools, [`draw`] (structures as pictures) and [`facts`] (what the
@@ -17,6 +17,7 @@ pub mod coerce;
 pub mod data;
 pub mod delta;
 pub mod draw;
+pub mod embed;
 pub mod facts;
 pub mod formula;
 pub mod graph;

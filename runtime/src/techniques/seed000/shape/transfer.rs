@@ -71,7 +71,7 @@ pub struct Transfer<'a> {
 impl<'a> Transfer<'a> {
     fn analysed_ptr(&self, ty: &Type) -> Option<StructId> {
         match ty.pointee()? {
-            Type::Struct(s) if self.v.analysed(*s) => Some(*s),
+            Type::Struct(s) if self.v.node_type(*s) => Some(*s),
             _ => None,
         }
     }
@@ -87,7 +87,7 @@ impl<'a> Transfer<'a> {
     // ----- focus -----
 
     /// The possible targets of tracked pointer `x`.
-    fn focus_var(&self, g: Graph, x: usize) -> Vec<(Graph, PVal)> {
+    pub(super) fn focus_var(&self, g: Graph, x: usize) -> Vec<(Graph, PVal)> {
         let mut out = vec![];
         if g.invalid[x] != F {
             out.push((g.clone(), PVal::Unknown));
@@ -220,8 +220,9 @@ impl<'a> Transfer<'a> {
                         })
                         .collect();
                 }
-                self.eval_ptr(g, inner, line)
+                self.eval_cast(g, e, inner, line)
             }
+            ExprKind::AddrOf(a) => self.eval_addr(g, e, a, line),
             ExprKind::Var(x) => match self.v.var(*x) {
                 Some(i) => self.focus_var(g, i).into_iter().map(Ok).collect(),
                 None => vec![Ok((g, PVal::Unknown))],
@@ -236,7 +237,7 @@ impl<'a> Transfer<'a> {
                     match r {
                         Err(err) => out.push(Err(err)),
                         Ok((g, PVal::Node(a))) => match fi {
-                            Some(f) if g.ty[a] == self.v.fields[f].strukt => {
+                            Some(f) if self.v.carries(g.ty[a], self.v.fields[f].strukt) => {
                                 out.extend(self.focus_field(g, a, f).into_iter().map(Ok))
                             }
                             Some(_) => out.push(Err(self.deref_error(
@@ -257,7 +258,7 @@ impl<'a> Transfer<'a> {
         }
     }
 
-    fn unknown_after_check(&self, g: Graph, e: &Expr, line: u32) -> Vec<Res<PVal>> {
+    pub(super) fn unknown_after_check(&self, g: Graph, e: &Expr, line: u32) -> Vec<Res<PVal>> {
         self.check(g, e, line)
             .into_iter()
             .map(|r| r.map(|(g, ())| (g, PVal::Unknown)))
@@ -267,6 +268,10 @@ impl<'a> Transfer<'a> {
     /// Evaluates the dereferences inside an expression whose value is not tracked, so that
     /// invalid ones are found.
     pub fn check(&self, g: Graph, e: &Expr, line: u32) -> Vec<Res<()>> {
+        if e.ty.as_int().is_some() && super::embed::offset_const(e).is_some() {
+            // A constant, or `offsetof` written as a member address off a null pointer.
+            return vec![Ok((g, ()))];
+        }
         let subs: Vec<&Expr> = match &e.kind {
             ExprKind::Field(base, _, _) => match &base.kind {
                 ExprKind::Deref(p) => {
@@ -333,7 +338,17 @@ impl<'a> Transfer<'a> {
                     };
                     for rb in self.eval_ptr(g, b, line) {
                         out.push(rb.map(|(g, vb)| {
-                            let eq = ptr_eq(va, vb);
+                            let eq = match (va, vb) {
+                                // The same block seen at two offsets (an element and its
+                                // embedded member) is two addresses.
+                                (PVal::Node(u), PVal::Node(w))
+                                    if self.view_offset(&a.ty, g.ty[u])
+                                        != self.view_offset(&b.ty, g.ty[w]) =>
+                                {
+                                    F
+                                }
+                                _ => ptr_eq(va, vb),
+                            };
                             (g, if *op == CmpOp::Eq { eq } else { eq.not() })
                         }));
                     }
@@ -428,7 +443,7 @@ impl<'a> Transfer<'a> {
                 PVal::Node(w) => Kleene::from_bool(u == w),
                 PVal::Null => F,
                 PVal::Unknown => {
-                    if g.ty[u] == self.v.vars[x].strukt {
+                    if self.v.carries(g.ty[u], self.v.vars[x].strukt) {
                         H
                     } else {
                         F
@@ -449,7 +464,7 @@ impl<'a> Transfer<'a> {
                 PVal::Node(w) => Kleene::from_bool(u == w),
                 PVal::Null => F,
                 PVal::Unknown => {
-                    if g.ty[u] == s {
+                    if self.v.carries(g.ty[u], s) {
                         H
                     } else {
                         F
@@ -463,7 +478,7 @@ impl<'a> Transfer<'a> {
     }
 
     /// Finishes an update: differencing, then coerce.
-    fn commit(&self, old: &Graph, new: Graph) -> Option<Graph> {
+    pub(super) fn commit(&self, old: &Graph, new: Graph) -> Option<Graph> {
         let g = self.difference(old, new);
         self.coerce(g)
     }
@@ -477,7 +492,7 @@ impl<'a> Transfer<'a> {
         line: u32,
     ) -> Vec<Result<Graph, AbsError>> {
         if let Type::Struct(s) = &lhs.ty
-            && self.v.analysed(*s)
+            && self.v.node_type(*s)
         {
             return self.assign_fields(g, lhs, rhs, *s, line);
         }
@@ -604,9 +619,12 @@ impl<'a> Transfer<'a> {
                 for r in self.eval_ptr(g, p, line) {
                     match r {
                         Ok((g, PVal::Node(a))) => match fi {
-                            Some(f) if g.ty[a] != self.v.fields[f].strukt => out.push(Err(
-                                self.deref_error(p, line, "a pointer cast to another struct")
-                            )),
+                            Some(f) if !self.v.carries(g.ty[a], self.v.fields[f].strukt) => out
+                                .push(Err(self.deref_error(
+                                    p,
+                                    line,
+                                    "a pointer cast to another struct",
+                                ))),
                             Some(f) => {
                                 let mut g2 = g.clone();
                                 self.set_field(&mut g2, a, f, val);
@@ -705,9 +723,9 @@ impl<'a> Transfer<'a> {
     }
 
     /// The fields of a new node of type `s`: uninitialised, or NULL when zeroed.
-    fn init_fields(&self, g: &mut Graph, u: usize, s: StructId, zeroed: bool) {
+    pub(super) fn init_fields(&self, g: &mut Graph, u: usize, s: StructId, zeroed: bool) {
         for f in 0..self.v.fields.len() {
-            if self.v.fields[f].strukt == s {
+            if self.v.carries(s, self.v.fields[f].strukt) {
                 g.set(self.v, self.v.undef(f), &[u], Kleene::from_bool(!zeroed));
             }
         }
@@ -761,6 +779,11 @@ impl<'a> Transfer<'a> {
         for r in self.eval_ptr(g, arg, line) {
             match r {
                 Ok((g, PVal::Null)) => out.push(Ok(g)),
+                Ok((g, PVal::Node(u)))
+                    if self.is_cell(&g, u) || self.view_offset(&arg.ty, g.ty[u]) != 0 =>
+                {
+                    out.push(Err(self.free_cell(line)))
+                }
                 Ok((g, PVal::Node(u))) => match self.release(g, u, line) {
                     Ok(g) => out.push(Ok(g)),
                     Err(e) => out.push(Err(e)),
@@ -782,7 +805,7 @@ impl<'a> Transfer<'a> {
     /// `u` go and `undef` takes their place (1 where the edge was 1, at least 1/2 where it
     /// was 1/2), so that a later load gives an unknown pointer, whose dereference the checks
     /// do not let pass. Variables pointing to `u` become invalid.
-    fn release(&self, g: Graph, u: usize, line: u32) -> Result<Graph, AbsError> {
+    pub(super) fn release(&self, g: Graph, u: usize, line: u32) -> Result<Graph, AbsError> {
         let mut new = g.clone();
         for f in 0..self.v.fields.len() {
             let p = self.v.field_pred(f);
@@ -818,6 +841,12 @@ impl<'a> Transfer<'a> {
 
     /// Makes variables dead or uninitialised: NULL and invalid (`invalid` = T) or just NULL.
     pub fn reset_vars(&self, mut g: Graph, vars: &[VarId], invalid: bool) -> Graph {
+        let pointers: Vec<VarId> = vars
+            .iter()
+            .copied()
+            .filter(|x| self.v.cell_var(*x).is_none())
+            .collect();
+        let vars = &pointers[..];
         for x in vars {
             self.set_int_var(&mut g, *x, None);
         }

@@ -123,15 +123,83 @@ pub struct PredInfo {
     pub abstraction: bool,
 }
 
-/// A tracked pointer variable.
+/// A tracked pointer variable, or a struct variable whose storage is a node (a cell
+/// variable: `pt[&head]` marks its node, which exists while the variable is in scope).
 #[derive(Clone, Debug)]
 pub struct TrackedVar {
     /// The variable.
     pub var: VarId,
-    /// Qualified name (`function::name` for locals).
+    /// Qualified name (`function::name` for locals, `&name` for a cell variable).
     pub name: String,
-    /// The struct it points to.
+    /// The struct it points to (a cell variable: its own type).
     pub strukt: StructId,
+    /// Whether this is a cell variable rather than a pointer.
+    pub cell: bool,
+}
+
+/// A struct that embeds an analysed struct once as a member: a Linux-style element with its
+/// `struct list_head` inside. Its cells are nodes of the embedded struct's shape graph too: a
+/// pointer to the member (`&e->link`) denotes the element's node, `container_of` leads back,
+/// and the embedded struct's fields are the node's fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Carrier {
+    /// The embedded (analysed) struct.
+    pub strukt: StructId,
+    /// The member holding it.
+    pub member: String,
+    /// The member's offset.
+    pub offset: u64,
+}
+
+/// The carriers of a program: every struct that holds exactly one instance of a struct for
+/// which `analysed` holds, as a direct member (and none nested deeper or in arrays).
+pub fn carriers(
+    prog: &Program,
+    analysed: impl Fn(StructId) -> bool,
+) -> BTreeMap<StructId, Carrier> {
+    let mut out = BTreeMap::new();
+    for (i, def) in prog.structs.iter().enumerate() {
+        let e = StructId(i as u32);
+        if def.is_union || !def.complete || analysed(e) {
+            continue;
+        }
+        let direct: Vec<(StructId, &crate::program::ir::Field)> = def
+            .fields
+            .iter()
+            .filter_map(|f| match f.ty {
+                Type::Struct(s) if analysed(s) && f.bits.is_none() => Some((s, f)),
+                _ => None,
+            })
+            .collect();
+        let [(s, f)] = direct[..] else { continue };
+        if embeds(prog, &Type::Struct(e), s, 0) == 1 {
+            out.insert(
+                e,
+                Carrier {
+                    strukt: s,
+                    member: f.name.clone(),
+                    offset: f.offset,
+                },
+            );
+        }
+    }
+    out
+}
+
+/// How many instances of struct `s` a value of type `ty` holds (saturating at 2).
+fn embeds(prog: &Program, ty: &Type, s: StructId, depth: usize) -> u64 {
+    match ty {
+        Type::Struct(t) if *t == s => 1,
+        Type::Struct(t) if depth < 16 => prog
+            .strukt(*t)
+            .fields
+            .iter()
+            .map(|f| embeds(prog, &f.ty, s, depth + 1))
+            .sum::<u64>()
+            .min(2),
+        Type::Array(el, n) => (embeds(prog, el, s, depth + 1) * (*n).min(2)).min(2),
+        _ => 0,
+    }
 }
 
 /// A tracked pointer field.
@@ -197,6 +265,8 @@ pub struct Vocab<'d> {
     pub data: Vec<DataPred>,
     /// All predicates.
     pub preds: Vec<PredInfo>,
+    /// The structs that embed an analysed struct once.
+    pub carriers: BTreeMap<StructId, Carrier>,
     /// Number of unary and binary slots.
     pub unary: usize,
     /// Number of binary slots.
@@ -243,17 +313,16 @@ impl<'d> Vocab<'d> {
             reads: vec![],
             reaching: vec![],
             edges: vec![],
+            carriers: BTreeMap::new(),
         };
         let any = types.iter().any(|t| t.generator.is_some());
+        let embedding = carriers(prog, |s| v.analysed(s));
+        v.carriers = embedding;
         for &x in tracked {
             let ty = &prog.var(x).ty;
             let s = match ty.pointee() {
                 Some(Type::Void) if any => Some(super::transfer::RAW),
-                _ => pointee_struct(prog, ty).filter(|s| {
-                    types
-                        .iter()
-                        .any(|t| t.strukt == *s && t.generator.is_some())
-                }),
+                _ => pointee_struct(prog, ty).filter(|s| v.node_type(*s)),
             };
             if let Some(s) = s {
                 v.var_index.insert(x, v.vars.len());
@@ -261,6 +330,22 @@ impl<'d> Vocab<'d> {
                     var: x,
                     name: qualified_name(prog, x),
                     strukt: s,
+                    cell: false,
+                });
+            }
+        }
+        for (i, info) in prog.vars.iter().enumerate() {
+            let x = VarId(i as u32);
+            if let Type::Struct(s) = info.ty
+                && v.node_type(s)
+                && !v.var_index.contains_key(&x)
+            {
+                v.var_index.insert(x, v.vars.len());
+                v.vars.push(TrackedVar {
+                    var: x,
+                    name: format!("&{}", qualified_name(prog, x)),
+                    strukt: s,
+                    cell: true,
                 });
             }
         }
@@ -300,7 +385,7 @@ impl<'d> Vocab<'d> {
     pub fn with_assertions(mut self, assertions: &BTreeSet<Assertion>) -> Vocab<'d> {
         let wanted: Vec<&Assertion> = assertions
             .iter()
-            .filter(|a| self.analysed(a.strukt))
+            .filter(|a| self.node_type(a.strukt))
             .collect();
         for a in wanted {
             let id = self.push_pred(
@@ -392,7 +477,7 @@ impl<'d> Vocab<'d> {
                     let p = &self.spec().predicates[u.pred.0];
                     let pointers: Vec<Option<usize>> = if p.pointer.is_some() {
                         (0..self.vars.len())
-                            .filter(|i| self.vars[*i].strukt == t.strukt)
+                            .filter(|i| self.carries(self.vars[*i].strukt, t.strukt))
                             .map(Some)
                             .collect()
                     } else {
@@ -634,6 +719,21 @@ impl<'d> Vocab<'d> {
         self.types
             .iter()
             .any(|t| t.strukt == s && t.generator.is_some())
+    }
+
+    /// Whether nodes of struct `s` are in the graphs: it is analysed or a carrier.
+    pub fn node_type(&self, s: StructId) -> bool {
+        self.analysed(s) || self.carriers.contains_key(&s)
+    }
+
+    /// Whether a node of type `ty` has the fields of struct `s`: it is one, or embeds one.
+    pub fn carries(&self, ty: StructId, s: StructId) -> bool {
+        ty == s || self.carriers.get(&ty).is_some_and(|c| c.strukt == s)
+    }
+
+    /// The index of a cell variable.
+    pub fn cell_var(&self, x: VarId) -> Option<usize> {
+        self.var(x).filter(|i| self.vars[*i].cell)
     }
 
     /// The spec predicate's declaration.

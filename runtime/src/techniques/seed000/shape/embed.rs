@@ -1,0 +1,286 @@
+//! Cells that are not heap blocks of an analysed struct: struct variables (a Linux list's head
+//! `LIST_HEAD(list)`, a sentinel on the stack) and members embedding an analysed struct in
+//! another one (`struct item { int value; struct list_head link; }`, a [`Carrier`]).
+//!
+//! Consumes the vocabulary's cell variables and carriers and an IR operation; produces (1) the
+//! operation rewritten so that every access to a cell variable or an embedded member is a
+//! dereference of its address (`head.next` is `(&head)->next`, `e->link.next` is
+//! `(&e->link)->next`), which the transfer functions evaluate like any dereference; (2) the
+//! pointer values of those addresses and of `container_of` (a pointer to the member minus the
+//! member's offset, cast to the carrier): the carrier's node; (3) a cell variable's node,
+//! created when its scope begins and removed when it ends, with the heap's pointers to it
+//! left dangling. A pointer to an embedded member at a non-zero offset denotes the carrier's
+//! node only while it has the member's type: a cast to any type that would view the node at
+//! another offset (`void *`, `char *`, the carrier) is an unknown pointer, so that a `free`,
+//! a comparison or a dereference through it is never taken for one at the block's start.
+
+use super::graph::{F, Graph, T};
+use super::transfer::{AbsError, PVal, Res, Transfer};
+use super::vocab::Carrier;
+use crate::program::ir::*;
+use crate::program::path::PathEnd;
+use std::borrow::Cow;
+
+impl Transfer<'_> {
+    /// The operation with every cell variable and embedded member accessed through its
+    /// address.
+    pub fn normalise<'o>(&self, op: Cow<'o, Op>) -> Cow<'o, Op> {
+        if !self.v.vars.iter().any(|x| x.cell) && self.v.carriers.is_empty() {
+            return op;
+        }
+        Cow::Owned(op.map_exprs(&mut |e| self.normalise_expr(e)))
+    }
+
+    /// [`Self::normalise`] on one expression.
+    pub fn normalise_expr(&self, e: &Expr) -> Expr {
+        let e = e.map_children(&mut |x| self.normalise_expr(x));
+        let through_address = |e: Expr| {
+            let ty = e.ty.clone();
+            Expr {
+                kind: ExprKind::Deref(Box::new(Expr {
+                    kind: ExprKind::AddrOf(Box::new(e)),
+                    ty: ty.clone().ptr_to(),
+                })),
+                ty,
+            }
+        };
+        match &e.kind {
+            ExprKind::Var(x) if self.v.cell_var(*x).is_some() => through_address(e),
+            ExprKind::Field(base, _, m) if self.embedded(&base.ty, m).is_some() => {
+                through_address(e)
+            }
+            ExprKind::AddrOf(a) => match &a.kind {
+                ExprKind::Deref(p) => Expr {
+                    kind: p.kind.clone(),
+                    ty: e.ty.clone(),
+                },
+                _ => e,
+            },
+            _ => e,
+        }
+    }
+
+    /// The carrier `ty` is, if `m` is its embedded member.
+    fn embedded(&self, ty: &Type, m: &str) -> Option<(StructId, &Carrier)> {
+        let Type::Struct(s) = ty else { return None };
+        let c = self.v.carriers.get(s)?;
+        (c.member == m).then_some((*s, c))
+    }
+
+    /// The offset of the address a pointer of type `ty` to a node of type `node` has from
+    /// the node's start: the member's offset for a pointer to the struct a carrier embeds.
+    pub(super) fn view_offset(&self, ty: &Type, node: StructId) -> u64 {
+        match (ty.pointee(), self.v.carriers.get(&node)) {
+            (Some(Type::Struct(s)), Some(c)) if c.strukt == *s => c.offset,
+            _ => 0,
+        }
+    }
+
+    /// `&a`: a cell variable's node, an embedded member's carrier node, or `p` for `&*p`.
+    pub(super) fn eval_addr(&self, g: Graph, e: &Expr, a: &Expr, line: u32) -> Vec<Res<PVal>> {
+        match &a.kind {
+            ExprKind::Var(x) => match self.v.cell_var(*x) {
+                Some(i) => self.focus_var(g, i).into_iter().map(Ok).collect(),
+                None => self.unknown_after_check(g, e, line),
+            },
+            ExprKind::Deref(p) => self.eval_ptr(g, p, line),
+            ExprKind::Field(base, _, m) => {
+                let (ExprKind::Deref(p), Some((carrier, _))) =
+                    (&base.kind, self.embedded(&base.ty, m))
+                else {
+                    return self.unknown_after_check(g, e, line);
+                };
+                self.eval_ptr(g, p, line)
+                    .into_iter()
+                    .map(|r| match r {
+                        Ok((g, PVal::Node(u))) if g.ty[u] == carrier => Ok((g, PVal::Node(u))),
+                        Ok((_, PVal::Node(_))) => {
+                            Err(self.deref_error(p, line, "a pointer cast to another struct"))
+                        }
+                        Ok(_) => Err(self.deref_error(p, line, "the dereferenced pointer")),
+                        Err(err) => Err(err),
+                    })
+                    .collect()
+            }
+            _ => self.unknown_after_check(g, e, line),
+        }
+    }
+
+    /// A cast between pointer types: `container_of`, or the same address seen through
+    /// another type (the same node when the view's offset does not change).
+    pub(super) fn eval_cast(&self, g: Graph, e: &Expr, inner: &Expr, line: u32) -> Vec<Res<PVal>> {
+        if let Some((member_ptr, carrier)) = self.container_of(e) {
+            return self
+                .eval_ptr(g, member_ptr, line)
+                .into_iter()
+                .map(|r| {
+                    r.map(|(g, val)| match val {
+                        PVal::Node(u) if g.ty[u] == carrier => (g, PVal::Node(u)),
+                        _ => (g, PVal::Unknown),
+                    })
+                })
+                .collect();
+        }
+        self.eval_ptr(g, inner, line)
+            .into_iter()
+            .map(|r| {
+                r.map(|(g, val)| match val {
+                    PVal::Node(u)
+                        if self.view_offset(&inner.ty, g.ty[u])
+                            != self.view_offset(&e.ty, g.ty[u]) =>
+                    {
+                        (g, PVal::Unknown)
+                    }
+                    _ => (g, val),
+                })
+            })
+            .collect()
+    }
+
+    /// `(E *)((char *)p - offsetof(E, m))` for a carrier `E` whose member `m` has the type
+    /// `p` points to: `p` and `E`.
+    fn container_of<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, StructId)> {
+        let (ExprKind::Cast(inner), Some(Type::Struct(carrier))) = (&e.kind, e.ty.pointee()) else {
+            return None;
+        };
+        let c = self.v.carriers.get(carrier)?;
+        let ExprKind::PtrAdd(bytes, idx, 1) = &inner.kind else {
+            return None;
+        };
+        let p = match &bytes.kind {
+            ExprKind::Cast(p) => p,
+            _ => bytes,
+        };
+        let points_to_member = matches!(p.ty.pointee(), Some(Type::Struct(s)) if *s == c.strukt);
+        let back = offset_const(idx)? == -i64::try_from(c.offset).ok()?;
+        (points_to_member && back).then_some((p, *carrier))
+    }
+
+    /// Whether node `u` is the storage of a cell variable.
+    pub fn is_cell(&self, g: &Graph, u: usize) -> bool {
+        (0..self.v.vars.len())
+            .any(|x| self.v.vars[x].cell && g.get(self.v, self.v.pt(x), &[u]) == T)
+    }
+
+    /// The nodes of the cell variables among `vars` as their scope begins: fields
+    /// uninitialised, or NULL for globals (`zeroed`).
+    pub fn enter_cells(&self, mut g: Graph, vars: &[VarId], zeroed: bool) -> Graph {
+        for x in vars {
+            let Some(i) = self.v.cell_var(*x) else {
+                continue;
+            };
+            let s = self.v.vars[i].strukt;
+            let u = g.add_node(s);
+            g.set(self.v, self.v.pt(i), &[u], T);
+            g.invalid[i] = F;
+            self.init_fields(&mut g, u, s, zeroed);
+        }
+        g
+    }
+
+    /// The cell variables among `vars` go out of scope: their nodes go, the fields pointing
+    /// to them dangle.
+    pub fn drop_cells(&self, g: Graph, vars: &[VarId], line: u32) -> Result<Graph, AbsError> {
+        let mut g = g;
+        for x in vars {
+            let Some(i) = self.v.cell_var(*x) else {
+                continue;
+            };
+            let Some(u) = (0..g.n).find(|u| g.get(self.v, self.v.pt(i), &[*u]) == T) else {
+                continue;
+            };
+            g = self.release(g, u, line)?;
+            g.invalid[i] = F;
+        }
+        Ok(g)
+    }
+
+    /// `lhs = v` for a value `v` the analysis does not know (a struct returned by value): a
+    /// struct that is a node gets every member unknown, anything else is havoc.
+    pub fn havoc_value(&self, g: Graph, lhs: &Expr, line: u32) -> Vec<Result<Graph, AbsError>> {
+        let Type::Struct(s) = &lhs.ty else {
+            return self.havoc(g, lhs, line);
+        };
+        if !self.v.node_type(*s) {
+            return self.havoc(g, lhs, line);
+        }
+        let mut cur: Vec<Result<Graph, AbsError>> = vec![Ok(g)];
+        for f in self.prog.strukt(*s).fields.iter() {
+            let m = self.normalise_expr(&Expr {
+                kind: ExprKind::Field(Box::new(lhs.clone()), f.offset, f.name.clone()),
+                ty: f.ty.clone(),
+            });
+            cur = cur
+                .into_iter()
+                .flat_map(|r| match r {
+                    Ok(g) if m.ty.pointee().is_some() => self.store(g, &m, PVal::Unknown, line),
+                    Ok(g) => self.havoc_value(g, &m, line),
+                    Err(e) => vec![Err(e)],
+                })
+                .collect();
+        }
+        cur
+    }
+
+    /// A cell variable declared without an initialiser: its fields are uninitialised again.
+    pub fn uninitialise_cell(&self, g: Graph, x: VarId) -> Option<Graph> {
+        let i = self.v.cell_var(x)?;
+        let u = (0..g.n).find(|u| g.get(self.v, self.v.pt(i), &[*u]) == T)?;
+        let s = self.v.vars[i].strukt;
+        let mut g2 = g.clone();
+        for f in 0..self.v.fields.len() {
+            if self.v.carries(s, self.v.fields[f].strukt) {
+                let p = self.v.field_pred(f);
+                for w in 0..g2.n {
+                    g2.set(self.v, p, &[u, w], F);
+                }
+            }
+        }
+        self.init_fields(&mut g2, u, s, false);
+        self.commit(&g, g2)
+    }
+
+    /// `free` of a cell variable's storage: never valid.
+    pub(super) fn free_cell(&self, line: u32) -> AbsError {
+        AbsError {
+            end: PathEnd::FreedWhilePointedTo,
+            message: format!(
+                "line {line}: the freed pointer may point to a variable or inside a block"
+            ),
+            unsupported: false,
+        }
+    }
+}
+
+/// The value of an integer expression built from constants, negation, conversions and
+/// `offsetof` written as `&((T *)0)->m`.
+pub fn offset_const(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Const(c) => Some(*c),
+        ExprKind::Cast(a) if e.ty.as_int().is_some() => offset_const(a),
+        ExprKind::Unary(UnOp::Neg, a) => offset_const(a)?.checked_neg(),
+        ExprKind::AddrOf(a) => null_member_offset(a),
+        _ => None,
+    }
+}
+
+/// The offset of member access `a` from a null pointer: `((T *)0)->m.n`.
+fn null_member_offset(a: &Expr) -> Option<i64> {
+    let ExprKind::Field(base, off, _) = &a.kind else {
+        return None;
+    };
+    let off = i64::try_from(*off).ok()?;
+    match &base.kind {
+        ExprKind::Deref(p) if is_null(p) => Some(off),
+        ExprKind::Field(..) => null_member_offset(base)?.checked_add(off),
+        _ => None,
+    }
+}
+
+fn is_null(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(0) => true,
+        ExprKind::Cast(a) => is_null(a),
+        _ => false,
+    }
+}

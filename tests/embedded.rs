@@ -1,0 +1,66 @@
+//! Struct variables and embedded list heads as nodes of the shape analysis (item 4 of the
+//! seed-000 coverage issue): a Linux-style intrusive list (`struct list_head` inside the
+//! element, `container_of`, a head that is a local or global variable) and a sentinel that is
+//! a local struct are proved by the shape engine alone with a re-checked certificate; each
+//! twin gets a replayed counterexample; a write through the address of a variable's member
+//! keeps the shape engine from answering.
+
+#[path = "common/shape.rs"]
+mod shape;
+
+use shape::{program, replayed_twin, shape};
+
+#[test]
+fn a_kernel_style_queue_with_a_local_head_is_proved_memory_safe() {
+    let out = shape(&program("valid-free", "kernel_queue.c"), "valid-memsafety");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    assert!(out.contains("pt[&main::pending]"), "{out}");
+}
+
+#[test]
+fn freeing_the_embedded_node_instead_of_its_element_is_an_invalid_free() {
+    let out = shape(
+        &program("valid-free", "kernel_queue_bug.c"),
+        "valid-memsafety",
+    );
+    assert!(out.starts_with("FALSE(valid-free)\n"), "{out}");
+    assert!(out.contains("replayed concretely"), "{out}");
+}
+
+#[test]
+fn the_states_of_elements_reached_through_list_entry_are_tracked() {
+    let out = shape(&program("unreach-call", "kernel_ready.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    assert!(
+        out.contains("field assertions struct task: state == 1"),
+        "{out}"
+    );
+    replayed_twin("kernel_ready_bug.c");
+}
+
+#[test]
+fn a_list_behind_a_sentinel_on_the_stack_is_freed_completely() {
+    let out = shape(
+        &program("valid-memtrack", "stack_sentinel.c"),
+        "valid-memsafety",
+    );
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    let bug = shape(
+        &program("valid-memtrack", "stack_sentinel_bug.c"),
+        "valid-memsafety",
+    );
+    assert!(bug.starts_with("FALSE(valid-memtrack)\n"), "{bug}");
+    assert!(bug.contains("replayed concretely"), "{bug}");
+}
+
+#[test]
+fn a_write_through_the_address_of_a_variables_member_is_not_missed() {
+    for name in ["member_address.c", "member_address_bug.c"] {
+        let out = shape(&program("unreach-call", name), "unreach-call");
+        assert!(out.starts_with("UNKNOWN\n"), "{name}: {out}");
+        assert!(out.contains("the address of"), "{name}: {out}");
+    }
+}

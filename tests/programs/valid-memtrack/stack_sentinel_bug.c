@@ -1,0 +1,35 @@
+// check: valid-memsafety
+// expect: FALSE(valid-memtrack)
+// Why: the free loop starts at the second cell (line 28), so the first one is lost when main returns.
+#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+
+struct cell {
+  struct cell *next;
+  int weight;
+};
+
+int main(void) {
+  struct cell sentinel;
+  sentinel.next = NULL;
+  struct cell *tail = &sentinel;
+  while (__VERIFIER_nondet_int()) {
+    struct cell *c = malloc(sizeof *c);
+    if (!c)
+      break;
+    c->weight = __VERIFIER_nondet_int();
+    c->next = NULL;
+    tail->next = c;
+    tail = c;
+  }
+  int heavy = 0;
+  for (struct cell *c = sentinel.next; c; c = c->next)
+    heavy += c->weight > 10;
+  struct cell *c = sentinel.next ? sentinel.next->next : NULL;
+  while (c) {
+    struct cell *n = c->next;
+    free(c);
+    c = n;
+  }
+  return heavy;
+}
