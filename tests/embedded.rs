@@ -8,7 +8,7 @@
 #[path = "common/shape.rs"]
 mod shape;
 
-use shape::{program, replayed_twin, shape};
+use shape::{program, replayed_twin, run, shape};
 
 #[test]
 fn a_kernel_style_queue_with_a_local_head_is_proved_memory_safe() {
@@ -63,4 +63,28 @@ fn a_write_through_the_address_of_a_variables_member_is_not_missed() {
         assert!(out.starts_with("UNKNOWN\n"), "{name}: {out}");
         assert!(out.contains("the address of"), "{name}: {out}");
     }
+}
+
+#[test]
+fn list_for_each_entry_on_lp64_stops_at_the_would_be_entry_around_the_head() {
+    let lp64 = |name: &str| {
+        run(
+            &[
+                "verify",
+                "--engine",
+                "shape",
+                "--timeout",
+                "60",
+                "--data-model",
+                "LP64",
+            ],
+            &program("unreach-call", name),
+        )
+    };
+    let out = lp64("kernel_table.c");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    let bug = lp64("kernel_table_bug.c");
+    assert!(bug.starts_with("FALSE(unreach-call)\n"), "{bug}");
+    assert!(bug.contains("replayed concretely"), "{bug}");
 }

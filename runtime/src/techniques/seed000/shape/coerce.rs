@@ -594,7 +594,7 @@ fn value(ctx: &Ctx, g: &Graph, atom: &Atom, env: &[usize]) -> Kleene {
 /// Whether node `u` has the struct type predicate `p` is about.
 fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
     let s = match &v.preds[p].kind {
-        PredKind::PointsTo(x) => v.vars[*x].strukt,
+        PredKind::PointsTo(x) => return v.may_point(g.ty[u], v.vars[*x].strukt),
         PredKind::Undef(f) | PredKind::Field(f) => v.fields[*f].strukt,
         PredKind::Instr(i) => v.instr[*i].strukt,
         PredKind::Data(d) => v.data[*d].assertion.strukt,

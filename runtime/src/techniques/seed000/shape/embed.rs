@@ -67,12 +67,35 @@ impl Transfer<'_> {
         (c.member == m).then_some((*s, c))
     }
 
-    /// The offset of the address a pointer of type `ty` to a node of type `node` has from
-    /// the node's start: the member's offset for a pointer to the struct a carrier embeds.
-    pub(super) fn view_offset(&self, ty: &Type, node: StructId) -> u64 {
-        match (ty.pointee(), self.v.carriers.get(&node)) {
-            (Some(Type::Struct(s)), Some(c)) if c.strukt == *s => c.offset,
+    /// The offset from the start of a node of type `node` of the address a pointer of type
+    /// `ty` denoting that node holds: the member's offset for a pointer to the struct a
+    /// carrier embeds; minus it for a pointer to a carrier that denotes a node of the embedded
+    /// struct itself (`list_entry(&head, ...)` in a `list_for_each_entry` loop: no element
+    /// is there, but `&pos->member` is the head again); 0 otherwise.
+    pub(super) fn view_offset(&self, ty: &Type, node: StructId) -> i64 {
+        let Some(Type::Struct(s)) = ty.pointee() else {
+            return 0;
+        };
+        let offset = |c: &Carrier| i64::try_from(c.offset).unwrap_or(i64::MAX);
+        match (self.v.carriers.get(&node), self.v.carriers.get(s)) {
+            (Some(c), _) if c.strukt == *s => offset(c),
+            (_, Some(c)) if c.strukt == node => -offset(c),
             _ => 0,
+        }
+    }
+
+    /// A value of pointer type `from` moved by `bytes` and seen as pointer type `to`: the
+    /// same node when the address lands where `to` views the node, otherwise unknown.
+    fn moved(&self, g: &Graph, val: PVal, from: &Type, bytes: i64, to: &Type) -> PVal {
+        match val {
+            PVal::Node(u)
+                if self.view_offset(from, g.ty[u]).checked_add(bytes)
+                    == Some(self.view_offset(to, g.ty[u])) =>
+            {
+                val
+            }
+            PVal::Null if bytes == 0 => val,
+            _ => PVal::Unknown,
         }
     }
 
@@ -85,17 +108,17 @@ impl Transfer<'_> {
             },
             ExprKind::Deref(p) => self.eval_ptr(g, p, line),
             ExprKind::Field(base, _, m) => {
-                let (ExprKind::Deref(p), Some((carrier, _))) =
-                    (&base.kind, self.embedded(&base.ty, m))
+                let (ExprKind::Deref(p), Some((_, c))) = (&base.kind, self.embedded(&base.ty, m))
                 else {
                     return self.unknown_after_check(g, e, line);
                 };
+                let bytes = i64::try_from(c.offset).unwrap_or(i64::MAX);
                 self.eval_ptr(g, p, line)
                     .into_iter()
                     .map(|r| match r {
-                        Ok((g, PVal::Node(u))) if g.ty[u] == carrier => Ok((g, PVal::Node(u))),
-                        Ok((_, PVal::Node(_))) => {
-                            Err(self.deref_error(p, line, "a pointer cast to another struct"))
+                        Ok((g, v @ PVal::Node(_))) => {
+                            let moved = self.moved(&g, v, &p.ty, bytes, &e.ty);
+                            Ok((g, moved))
                         }
                         Ok(_) => Err(self.deref_error(p, line, "the dereferenced pointer")),
                         Err(err) => Err(err),
@@ -106,54 +129,20 @@ impl Transfer<'_> {
         }
     }
 
-    /// A cast between pointer types: `container_of`, or the same address seen through
-    /// another type (the same node when the view's offset does not change).
+    /// A cast between pointer types, of a pointer or of a byte pointer moved by a constant
+    /// (`container_of`: a pointer to a member minus the member's offset): the same node when
+    /// the new view lands on the address (see [`Self::view_offset`]), otherwise unknown.
     pub(super) fn eval_cast(&self, g: Graph, e: &Expr, inner: &Expr, line: u32) -> Vec<Res<PVal>> {
-        if let Some((member_ptr, carrier)) = self.container_of(e) {
-            return self
-                .eval_ptr(g, member_ptr, line)
-                .into_iter()
-                .map(|r| {
-                    r.map(|(g, val)| match val {
-                        PVal::Node(u) if g.ty[u] == carrier => (g, PVal::Node(u)),
-                        _ => (g, PVal::Unknown),
-                    })
-                })
-                .collect();
-        }
-        self.eval_ptr(g, inner, line)
+        let (ptr, bytes) = byte_move(inner).unwrap_or((inner, 0));
+        self.eval_ptr(g, ptr, line)
             .into_iter()
             .map(|r| {
-                r.map(|(g, val)| match val {
-                    PVal::Node(u)
-                        if self.view_offset(&inner.ty, g.ty[u])
-                            != self.view_offset(&e.ty, g.ty[u]) =>
-                    {
-                        (g, PVal::Unknown)
-                    }
-                    _ => (g, val),
+                r.map(|(g, val)| {
+                    let moved = self.moved(&g, val, &ptr.ty, bytes, &e.ty);
+                    (g, moved)
                 })
             })
             .collect()
-    }
-
-    /// `(E *)((char *)p - offsetof(E, m))` for a carrier `E` whose member `m` has the type
-    /// `p` points to: `p` and `E`.
-    fn container_of<'e>(&self, e: &'e Expr) -> Option<(&'e Expr, StructId)> {
-        let (ExprKind::Cast(inner), Some(Type::Struct(carrier))) = (&e.kind, e.ty.pointee()) else {
-            return None;
-        };
-        let c = self.v.carriers.get(carrier)?;
-        let ExprKind::PtrAdd(bytes, idx, 1) = &inner.kind else {
-            return None;
-        };
-        let p = match &bytes.kind {
-            ExprKind::Cast(p) => p,
-            _ => bytes,
-        };
-        let points_to_member = matches!(p.ty.pointee(), Some(Type::Struct(s)) if *s == c.strukt);
-        let back = offset_const(idx)? == -i64::try_from(c.offset).ok()?;
-        (points_to_member && back).then_some((p, *carrier))
     }
 
     /// Whether node `u` is the storage of a cell variable.
@@ -250,6 +239,18 @@ impl Transfer<'_> {
             unsupported: false,
         }
     }
+}
+
+/// `(char *)p + d` for a pointer `p` and a constant `d`: `p` and `d`.
+fn byte_move(e: &Expr) -> Option<(&Expr, i64)> {
+    let ExprKind::PtrAdd(bytes, idx, 1) = &e.kind else {
+        return None;
+    };
+    let p = match &bytes.kind {
+        ExprKind::Cast(p) if p.ty.pointee().is_some() => p,
+        _ => bytes,
+    };
+    Some((p, offset_const(idx)?))
 }
 
 /// The value of an integer expression built from constants, negation, conversions and

@@ -731,6 +731,13 @@ impl<'d> Vocab<'d> {
         ty == s || self.carriers.get(&ty).is_some_and(|c| c.strukt == s)
     }
 
+    /// Whether a pointer to struct `s` may denote a node of type `ty`: one carrying `s`, or,
+    /// for a carrier `s`, a node of the struct it embeds (the would-be element around a
+    /// list's head, see `embed`).
+    pub fn may_point(&self, ty: StructId, s: StructId) -> bool {
+        self.carries(ty, s) || self.carriers.get(&s).is_some_and(|c| c.strukt == ty)
+    }
+
     /// The index of a cell variable.
     pub fn cell_var(&self, x: VarId) -> Option<usize> {
         self.var(x).filter(|i| self.vars[*i].cell)
