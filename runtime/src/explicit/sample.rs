@@ -50,6 +50,11 @@ pub struct RecursiveType {
     pub fields: Vec<SelfField>,
     /// The smallest block size that holds every self-pointer field.
     pub min_size: u64,
+    /// The size of a pointer.
+    pub ptr_bytes: u64,
+    /// Where in a block a cell of the type may start: 0, and the offsets at which other
+    /// structs hold one as a member (a Linux-style `list_head` inside its element).
+    pub offsets: Vec<u64>,
 }
 
 /// The recursive struct types of a program, in definition order.
@@ -60,11 +65,23 @@ pub fn recursive_types(prog: &Program) -> Vec<RecursiveType> {
             let fields = self_fields(prog, id, &Type::Struct(id), "", 0);
             let ptr = prog.model.ptr_bytes();
             let min_size = fields.iter().map(|f| f.offset + ptr).max()?;
+            let mut offsets: Vec<u64> = prog
+                .structs
+                .iter()
+                .flat_map(|s| s.fields.iter())
+                .filter(|f| f.ty == Type::Struct(id))
+                .map(|f| f.offset)
+                .chain([0])
+                .collect();
+            offsets.sort_unstable();
+            offsets.dedup();
             Some(RecursiveType {
                 id,
                 name: prog.strukt(id).name.clone(),
                 fields,
                 min_size,
+                ptr_bytes: ptr,
+                offsets,
             })
         })
         .collect()
@@ -101,7 +118,8 @@ fn self_fields(prog: &Program, me: StructId, ty: &Type, path: &str, base: u64) -
 /// A rooted explicit heap over one type's self-pointer fields: node 0 is the root, nodes are
 /// numbered breadth-first following the fields in order, and `edges[n][i]` is the target of
 /// field `i` of node `n`. Every node is reachable from the root, so the numbering is canonical:
-/// two samples are isomorphic exactly when their shapes are equal.
+/// two samples are isomorphic exactly when their shapes are equal. A node is a cell: a live
+/// block (a heap block, or a variable) at one of the offsets where the type may start.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
     /// Per node, per field: the target node.
@@ -109,17 +127,17 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// The blocks reachable from `root` through `ty`'s self-pointer fields, if `root` is the
-    /// start of a live heap block large enough for them and no reachable field dangles.
-    pub fn build(mem: &Memory, root: BlockId, ty: &RecursiveType) -> Option<Shape> {
-        node_block(mem, root, ty)?;
+    /// The cells reachable from `root` through `ty`'s self-pointer fields, if `root` is a
+    /// cell and no reachable field dangles.
+    pub fn build(mem: &Memory, root: Cell, ty: &RecursiveType) -> Option<Shape> {
+        node_cell(mem, root, ty)?;
         let mut index = HashMap::from([(root, 0usize)]);
         let mut order = vec![root];
         let mut edges = vec![];
-        while let Some(&b) = order.get(edges.len()) {
+        while let Some(&(b, start)) = order.get(edges.len()) {
             let mut row = vec![];
             for f in &ty.fields {
-                let t = match target(mem, b, f.offset, ty) {
+                let t = match target(mem, b, start + f.offset, ty) {
                     Target::Dangling => return None,
                     Target::None => None,
                     Target::Node(t) => Some(*index.entry(t).or_insert_with(|| {
@@ -162,16 +180,21 @@ impl Shape {
     }
 }
 
-/// `b` if it is a live heap block that holds every self-pointer field of `ty`.
-fn node_block(mem: &Memory, b: BlockId, ty: &RecursiveType) -> Option<BlockId> {
-    let blk = mem.block(b)?;
-    (blk.alive && blk.kind == BlockKind::Heap && blk.size >= ty.min_size).then_some(b)
+/// A block and the offset in it where a cell starts.
+pub type Cell = (BlockId, u64);
+
+/// `c` if it is a cell of `ty`: a live block that holds every self-pointer field of `ty` from
+/// one of the offsets where `ty` may start.
+fn node_cell(mem: &Memory, c: Cell, ty: &RecursiveType) -> Option<Cell> {
+    let blk = mem.block(c.0)?;
+    let fits = blk.size >= c.1.saturating_add(ty.min_size);
+    (blk.alive && fits && ty.offsets.contains(&c.1)).then_some(c)
 }
 
 /// What a self-pointer field holds.
 enum Target {
-    /// The start of a node.
-    Node(BlockId),
+    /// A cell.
+    Node(Cell),
     /// Anything else but a freed block: no edge.
     None,
     /// A pointer into a freed heap block.
@@ -180,13 +203,15 @@ enum Target {
 
 /// What the pointer field at `offset` of block `b` points to.
 fn target(mem: &Memory, b: BlockId, offset: u64, ty: &RecursiveType) -> Target {
-    let Some(Val::Ptr(Ptr::Addr(t, off))) = mem.read(b, offset, 4) else {
+    let Some(Val::Ptr(Ptr::Addr(t, off))) = mem.read(b, offset, ty.ptr_bytes) else {
         return Target::None;
     };
     match mem.block(t) {
         Some(blk) if !blk.alive && blk.kind == BlockKind::Heap => Target::Dangling,
-        _ if off != 0 => Target::None,
-        _ => node_block(mem, t, ty).map_or(Target::None, Target::Node),
+        _ => u64::try_from(off)
+            .ok()
+            .and_then(|off| node_cell(mem, (t, off), ty))
+            .map_or(Target::None, Target::Node),
     }
 }
 
@@ -311,7 +336,9 @@ pub struct Sampler<'p> {
     cfg: Config,
     types: Vec<TypeSamples>,
     seen: HashSet<(usize, Site, Shape)>,
-    var_type: HashMap<VarId, usize>,
+    /// Per root variable: its type's index, and whether the variable is itself a cell
+    /// (a struct variable) rather than a pointer.
+    var_type: HashMap<VarId, (usize, bool)>,
     /// Number of states sampled.
     pub sampled: u64,
 }
@@ -320,17 +347,19 @@ impl<'p> Sampler<'p> {
     /// A sampler for the recursive types of `prog`.
     pub fn new(prog: &'p Program, cfg: Config) -> Self {
         let rec = recursive_types(prog);
-        let var_type: HashMap<VarId, usize> = (0..prog.vars.len() as u32)
+        let var_type: HashMap<VarId, (usize, bool)> = (0..prog.vars.len() as u32)
             .map(VarId)
             .filter_map(|v| {
-                let Type::Ptr(t) = &prog.var(v).ty else {
-                    return None;
+                let (t, cell) = match &prog.var(v).ty {
+                    Type::Ptr(t) => (&**t, false),
+                    t @ Type::Struct(_) => (t, true),
+                    _ => return None,
                 };
-                let i = rec.iter().position(|r| **t == Type::Struct(r.id))?;
-                Some((v, i))
+                let i = rec.iter().position(|r| *t == Type::Struct(r.id))?;
+                Some((v, (i, cell)))
             })
             .collect();
-        let wanted: BTreeSet<usize> = var_type.values().copied().collect();
+        let wanted: BTreeSet<usize> = var_type.values().map(|(i, _)| *i).collect();
         let types = rec
             .into_iter()
             .enumerate()
@@ -403,14 +432,19 @@ impl<'p> Sampler<'p> {
         let frame = st.frames.last().map(|fr| &fr.vars);
         let locals = roots.iter().filter_map(|v| Some((v, frame?.get(v)?)));
         for (v, b) in locals.chain(st.globals.iter()) {
-            let Some(&ti) = self.var_type.get(v) else {
+            let Some(&(ti, cell)) = self.var_type.get(v) else {
                 continue;
             };
             if self.types[ti].count(site) >= self.cfg.k {
                 continue;
             }
-            let Some(Val::Ptr(Ptr::Addr(root, 0))) = st.mem.read(*b, 0, 4) else {
-                continue;
+            let root = if cell {
+                (*b, 0)
+            } else {
+                match st.mem.read(*b, 0, self.types[ti].ty.ptr_bytes) {
+                    Some(Val::Ptr(Ptr::Addr(root, off))) if off >= 0 => (root, off as u64),
+                    _ => continue,
+                }
             };
             let Some(shape) = Shape::build(&st.mem, root, &self.types[ti].ty) else {
                 continue;
@@ -643,6 +677,8 @@ mod tests {
                 offset: 0,
             }],
             min_size: 4,
+            ptr_bytes: 4,
+            offsets: vec![0],
         }
     }
 
@@ -652,8 +688,8 @@ mod tests {
         let mut m = Memory::default();
         let a = list(&mut m, &[0, 1, 2, 3]);
         let b = list(&mut m, &[3, 1, 0, 2]);
-        let sa = Shape::build(&m, a[0], &ty).unwrap();
-        let sb = Shape::build(&m, b[0], &ty).unwrap();
+        let sa = Shape::build(&m, (a[0], 0), &ty).unwrap();
+        let sb = Shape::build(&m, (b[0], 0), &ty).unwrap();
         assert_eq!(sa, sb);
         assert_eq!(sa.nodes(), 4);
         assert_eq!(
@@ -661,29 +697,34 @@ mod tests {
             "0 -next-> 1, 1 -next-> 2, 2 -next-> 3"
         );
         // A different root, or a cycle, is a different shape.
-        assert_ne!(Shape::build(&m, a[1], &ty).unwrap(), sa);
+        assert_ne!(Shape::build(&m, (a[1], 0), &ty).unwrap(), sa);
         m.write(b[3], 0, 4, Val::Ptr(Ptr::Addr(b[0], 0))).unwrap();
-        let cyc = Shape::build(&m, b[0], &ty).unwrap();
+        let cyc = Shape::build(&m, (b[0], 0), &ty).unwrap();
         assert_ne!(cyc, sa);
         assert_eq!(cyc.edges[3], vec![Some(0)]);
     }
 
     #[test]
-    fn non_heap_and_interior_targets_give_no_edge_and_freed_ones_no_sample() {
-        let ty = sll_type();
+    fn variables_and_embedded_cells_are_nodes_other_interior_targets_and_freed_ones_are_not() {
+        let mut ty = sll_type();
         let mut m = Memory::default();
         let s = m.alloc(BlockKind::Stack, 8, false, 1, "local");
         let a = list(&mut m, &[0, 1, 2]);
         m.write(a[2], 0, 4, Val::Ptr(Ptr::Addr(s, 0))).unwrap();
-        assert_eq!(Shape::build(&m, a[0], &ty).unwrap().nodes(), 3);
+        // The variable is a cell (a list's head or sentinel on the stack).
+        assert_eq!(Shape::build(&m, (a[0], 0), &ty).unwrap().nodes(), 4);
+        assert_eq!(Shape::build(&m, (s, 0), &ty).unwrap().nodes(), 1);
+        // Offset 4 is no place where the type starts, until a struct embeds it there.
         m.write(a[1], 0, 4, Val::Ptr(Ptr::Addr(a[2], 4))).unwrap();
-        assert_eq!(Shape::build(&m, a[0], &ty).unwrap().nodes(), 2);
-        assert!(Shape::build(&m, s, &ty).is_none());
+        assert_eq!(Shape::build(&m, (a[0], 0), &ty).unwrap().nodes(), 2);
+        ty.offsets = vec![0, 4];
+        assert_eq!(Shape::build(&m, (a[0], 0), &ty).unwrap().nodes(), 3);
+        ty.offsets = vec![0];
         // A pointer to a freed node: the structure is being torn down, no sample.
         m.kill(a[1]);
-        assert!(Shape::build(&m, a[0], &ty).is_none());
+        assert!(Shape::build(&m, (a[0], 0), &ty).is_none());
         m.write(a[0], 0, 4, Val::Ptr(Ptr::Null)).unwrap();
-        assert_eq!(Shape::build(&m, a[0], &ty).unwrap().nodes(), 1);
+        assert_eq!(Shape::build(&m, (a[0], 0), &ty).unwrap().nodes(), 1);
     }
 
     #[test]
