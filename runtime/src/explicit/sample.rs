@@ -582,6 +582,59 @@ mod tests {
     }
 
     #[test]
+    fn lp64_samples_read_pointers_at_their_width_and_list_heads_in_variables_and_elements() {
+        let text = format!(
+            "{DECLS}struct list_head {{ struct list_head *next, *prev; }};\n\
+             struct item {{ long key; struct list_head link; }};\n\
+             void add(struct list_head *n, struct list_head *h) {{\n\
+               n->next = h->next; n->prev = h; h->next->prev = n; h->next = n;\n\
+             }}\n\
+             int main(void) {{\n\
+               struct list_head head; head.next = &head; head.prev = &head;\n\
+               while (__VERIFIER_nondet_int()) {{\n\
+                 struct item *it = malloc(sizeof(struct item));\n\
+                 if (!it) return 0;\n\
+                 add(&it->link, &head);\n\
+               }}\n\
+               return 0;\n\
+             }}\n"
+        );
+        let p = crate::program::frontend::lower_source_with(
+            &Source::from_text(text, "t.c"),
+            "t.c",
+            crate::program::ir::DataModel::Lp64,
+        )
+        .unwrap();
+        let cfg = Config {
+            k: 2,
+            d: 3,
+            points: Points::Boundaries,
+        };
+        let c = collect(&p, cfg, limits());
+        let t = c
+            .types
+            .iter()
+            .find(|t| t.ty.name == "struct list_head")
+            .unwrap();
+        assert_eq!(t.ty.ptr_bytes, 8);
+        assert_eq!(t.ty.offsets, [0, 8]);
+        assert!(t.used().len() >= 2, "{:?}", c.reasons);
+        // The ring through the head and the elements' embedded links: every next edge is
+        // matched by a prev edge back.
+        for s in t.used() {
+            for (n, i, m) in s.shape.edge_list() {
+                let back = 1 - i;
+                assert_eq!(
+                    s.shape.edges[m][back],
+                    Some(n),
+                    "{}",
+                    s.shape.describe(&t.ty.fields)
+                );
+            }
+        }
+    }
+
+    #[test]
     fn samples_of_a_dll_are_rooted_and_consistent() {
         let p = program(DLL);
         let cfg = Config {
