@@ -8,7 +8,7 @@
 #[path = "common/shape.rs"]
 mod shape;
 
-use shape::{program, replayed_twin, run, shape};
+use shape::{program, replayed_twin, shape, shape_in};
 
 #[test]
 fn a_kernel_style_queue_with_a_local_head_is_proved_memory_safe() {
@@ -67,20 +67,7 @@ fn a_write_through_the_address_of_a_variables_member_is_not_missed() {
 
 #[test]
 fn list_for_each_entry_on_lp64_stops_at_the_would_be_entry_around_the_head() {
-    let lp64 = |name: &str| {
-        run(
-            &[
-                "verify",
-                "--engine",
-                "shape",
-                "--timeout",
-                "60",
-                "--data-model",
-                "LP64",
-            ],
-            &program("unreach-call", name),
-        )
-    };
+    let lp64 = |name: &str| shape_in(&program("unreach-call", name), "unreach-call", "LP64");
     let out = lp64("kernel_table.c");
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("certificate re-checked"), "{out}");

@@ -28,6 +28,11 @@ pub fn run(args: &[&str], file: &Path) -> String {
 
 /// The standard output of the shape engine alone on `file` under `check` (60 s).
 pub fn shape(file: &Path, check: &str) -> String {
+    shape_in(file, check, "ILP32")
+}
+
+/// [`shape`] in the given data model (`ILP32`, `LP64`).
+pub fn shape_in(file: &Path, check: &str, model: &str) -> String {
     run(
         &[
             "verify",
@@ -37,6 +42,8 @@ pub fn shape(file: &Path, check: &str) -> String {
             "60",
             "--check",
             check,
+            "--data-model",
+            model,
         ],
         file,
     )
