@@ -3,7 +3,8 @@
 //! element, `container_of`, a head that is a local or global variable) and a sentinel that is
 //! a local struct are proved by the shape engine alone with a re-checked certificate; each
 //! twin gets a replayed counterexample; a write through the address of a variable's member
-//! keeps the shape engine from answering.
+//! keeps the shape engine from answering. Also: a helper returning a comparison
+//! (`list_empty`, `is_empty`) splits the graph so the caller branches precisely.
 
 #[path = "common/shape.rs"]
 mod shape;
@@ -73,5 +74,18 @@ fn list_for_each_entry_on_lp64_stops_at_the_would_be_entry_around_the_head() {
     assert!(out.contains("certificate re-checked"), "{out}");
     let bug = lp64("kernel_table_bug.c");
     assert!(bug.starts_with("FALSE(unreach-call)\n"), "{bug}");
+    assert!(bug.contains("replayed concretely"), "{bug}");
+}
+
+#[test]
+fn a_comparison_a_helper_returns_decides_the_callers_branch() {
+    let out = shape(&program("valid-deref", "empty_helper.c"), "valid-memsafety");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    let bug = shape(
+        &program("valid-deref", "empty_helper_bug.c"),
+        "valid-memsafety",
+    );
+    assert!(bug.starts_with("FALSE(valid-deref)\n"), "{bug}");
     assert!(bug.contains("replayed concretely"), "{bug}");
 }

@@ -644,15 +644,15 @@ impl<'a> Art<'a> {
         let Some(caller) = key.stack.last() else {
             return vec![self.end(&g, line)];
         };
-        let evaluated: Vec<Result<(Graph, PVal), AbsError>> = match v {
-            Some(e) if e.ty.pointee().is_some() => self.t.eval_ptr(g, e, line),
-            Some(e) => self
+        let evaluated: Vec<Result<(Graph, PVal, Option<i64>), AbsError>> = match v {
+            Some(e) if e.ty.pointee().is_some() => self
                 .t
-                .check(g, e, line)
+                .eval_ptr(g, e, line)
                 .into_iter()
-                .map(|r| r.map(|(g, ())| (g, PVal::Unknown)))
+                .map(|r| r.map(|(g, val)| (g, val, None)))
                 .collect(),
-            None => vec![Ok((g, PVal::Unknown))],
+            Some(e) => self.int_result(g, e, line),
+            None => vec![Ok((g, PVal::Unknown, None))],
         };
         let lhs = match &*self.t.normalise(
             self.refs
@@ -670,7 +670,7 @@ impl<'a> Art<'a> {
         };
         let mut out = vec![];
         for r in evaluated {
-            let (g, val) = match r {
+            let (g, val, result) = match r {
                 Ok(x) => x,
                 Err(err) => {
                     out.push(Succ::Error(err));
@@ -680,7 +680,22 @@ impl<'a> Art<'a> {
             let g = self.t.reset_vars(g, &callee.locals, false);
             let stored = match &lhs {
                 Some(l) if l.ty.pointee().is_some() => self.t.store(g, l, val, line),
-                Some(l) => self.t.havoc_value(g, l, line),
+                Some(l) => {
+                    let stored = self.t.havoc_value(g, l, line);
+                    match (&l.kind, result) {
+                        (ExprKind::Var(x), Some(c))
+                            if !self.t.escaped.contains(x)
+                                && l.ty.as_int().is_some_and(|t| super::data::fits(c, t)) =>
+                        {
+                            let known = |mut g: Graph| {
+                                self.t.set_int_var(&mut g, *x, Some(c));
+                                g
+                            };
+                            stored.into_iter().map(|r| r.map(known)).collect()
+                        }
+                        _ => stored,
+                    }
+                }
                 None => vec![Ok(g)],
             };
             let cells = &callee.locals;
@@ -698,6 +713,37 @@ impl<'a> Art<'a> {
             }
         }
         out
+    }
+
+    /// The integer a function returns, where the graph decides it: a constant (or a variable
+    /// holding one), or a comparison, which splits the graph into the states where it holds
+    /// (1) and where it does not (0), so that a caller's `if (list_empty(h))` is as precise as
+    /// the comparison inside.
+    fn int_result(
+        &self,
+        g: Graph,
+        e: &Expr,
+        line: u32,
+    ) -> Vec<Result<(Graph, PVal, Option<i64>), AbsError>> {
+        if let ExprKind::Cmp(..) = e.kind {
+            let outcome = |positive: bool| {
+                self.t
+                    .assume(g.clone(), e, positive, line)
+                    .into_iter()
+                    .map(move |r| r.map(|g| (g, PVal::Unknown, Some(i64::from(positive)))))
+            };
+            return outcome(true).chain(outcome(false)).collect();
+        }
+        self.t
+            .check(g, e, line)
+            .into_iter()
+            .map(|r| {
+                r.map(|(g, ())| {
+                    let c = self.t.data_const(&g, e);
+                    (g, PVal::Unknown, c)
+                })
+            })
+            .collect()
     }
 
     /// Simulates the analysis along `path` only (FineTune's probe): whether the abstract
