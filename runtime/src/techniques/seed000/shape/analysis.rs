@@ -27,6 +27,9 @@ use std::collections::{HashMap, VecDeque};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 
+/// A graph at a `return`, with the value returned: a pointer, and the integer if known.
+type Returned = (Graph, PVal, Option<i64>);
+
 /// A call-stack entry: the caller, where it resumes, and its call edge.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Return {
@@ -644,7 +647,7 @@ impl<'a> Art<'a> {
         let Some(caller) = key.stack.last() else {
             return vec![self.end(&g, line)];
         };
-        let evaluated: Vec<Result<(Graph, PVal, Option<i64>), AbsError>> = match v {
+        let evaluated: Vec<Result<Returned, AbsError>> = match v {
             Some(e) if e.ty.pointee().is_some() => self
                 .t
                 .eval_ptr(g, e, line)
@@ -719,12 +722,7 @@ impl<'a> Art<'a> {
     /// holding one), or a comparison, which splits the graph into the states where it holds
     /// (1) and where it does not (0), so that a caller's `if (list_empty(h))` is as precise as
     /// the comparison inside.
-    fn int_result(
-        &self,
-        g: Graph,
-        e: &Expr,
-        line: u32,
-    ) -> Vec<Result<(Graph, PVal, Option<i64>), AbsError>> {
+    fn int_result(&self, g: Graph, e: &Expr, line: u32) -> Vec<Result<Returned, AbsError>> {
         if let ExprKind::Cmp(..) = e.kind {
             let outcome = |positive: bool| {
                 self.t
