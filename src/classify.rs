@@ -57,6 +57,9 @@ pub struct ClassifyArgs {
     /// Maximum number of live heap blocks in a state.
     #[arg(long, default_value_t = Limits::default().max_heap)]
     pub max_heap: usize,
+    /// The data model: ILP32 (32-bit long and pointers) or LP64 (64-bit).
+    #[arg(long, value_enum, default_value_t = crate::Model::Ilp32)]
+    pub data_model: crate::Model,
 }
 
 /// Output formats.
@@ -87,7 +90,7 @@ pub fn run(args: &ClassifyArgs) -> ExitCode {
         }
     };
     let spec = domain.spec();
-    let prog = match frontend::load(&args.file) {
+    let prog = match frontend::load_with(&args.file, args.data_model.data_model(), None) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: {e}");

@@ -178,7 +178,7 @@ impl Engine {
     }
 }
 
-#[derive(Copy, Clone, ValueEnum)]
+#[derive(Copy, Clone, Debug, ValueEnum)]
 pub enum Model {
     #[value(name = "ILP32", alias = "ilp32")]
     Ilp32,

@@ -274,3 +274,13 @@ fn svcomp_programs_are_classified() {
         assert_eq!(f.best, [expected], "{file}: {:?}", f.enabled);
     }
 }
+
+#[test]
+fn a_linux_style_ring_on_lp64_is_sampled_through_its_head_and_embedded_links() {
+    let file = manifest("tests/programs/unreach-call/kernel_table.c");
+    let r = classify(&file, &["--data-model", "LP64"]);
+    let t = Found::of(&r, "struct list_head");
+    assert!(t.samples >= 4, "{r:#}");
+    assert!(t.has("csll[f=next]") && t.has("csll[f=prev]"), "{r:#}");
+    assert!(!t.has_structure("sll") && !t.has_structure("tree"), "{r:#}");
+}
