@@ -330,10 +330,10 @@ impl<'a> Lazy<'a> {
         for (i, v) in self.prog.vars.iter().enumerate() {
             let wanted = match v.ty.pointee() {
                 Some(Type::Struct(s)) => {
-                    let s = self.carriers.get(s).unwrap_or(s);
+                    let s = self.shape_struct(*s);
                     self.types
                         .iter()
-                        .any(|t| t.strukt == *s && t.current.is_some())
+                        .any(|t| t.strukt == s && t.current.is_some())
                 }
                 Some(Type::Void) => true,
                 _ => false,
@@ -406,6 +406,7 @@ impl<'a> Lazy<'a> {
         if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
             self.debug_core(path, core);
         }
+        let fields: BTreeSet<String> = core.fields.iter().map(|(_, f)| f.clone()).collect();
         let mut new: BTreeSet<VarId> = BTreeSet::new();
         for &p in &core.pointers {
             if self.type_of(p).is_some() && !self.tracked.contains(&p) {
@@ -427,7 +428,6 @@ impl<'a> Lazy<'a> {
             self.refinements.push(Refinement::Tracking(names));
             // Types still at m0 that the new pointers point to: explicit heap analysis.
             let todo = self.at_m0(new.iter().filter_map(|x| self.type_of(*x)));
-            let fields: BTreeSet<String> = core.fields.iter().map(|(_, f)| f.clone()).collect();
             self.abstract_types(&todo, &fields);
             return true;
         }
@@ -442,7 +442,6 @@ impl<'a> Lazy<'a> {
                 }),
         );
         if !cells.is_empty() {
-            let fields: BTreeSet<String> = core.fields.iter().map(|(_, f)| f.clone()).collect();
             self.abstract_types(&cells, &fields);
             if cells.iter().any(|i| self.types[*i].current.is_some()) {
                 return true;
@@ -468,12 +467,16 @@ impl<'a> Lazy<'a> {
         false
     }
 
+    /// The recursive type whose shape graphs hold the cells of struct `s`: the type it
+    /// embeds for a carrier, `s` itself otherwise.
+    fn shape_struct(&self, s: StructId) -> StructId {
+        *self.carriers.get(&s).unwrap_or(&s)
+    }
+
     /// The types still at m0 among `structs` (a struct embedding a recursive type stands for
     /// that type), as indices into `types`.
     fn at_m0(&self, structs: impl Iterator<Item = StructId>) -> Vec<usize> {
-        let wanted: BTreeSet<StructId> = structs
-            .map(|s| *self.carriers.get(&s).unwrap_or(&s))
-            .collect();
+        let wanted: BTreeSet<StructId> = structs.map(|s| self.shape_struct(s)).collect();
         (0..self.types.len())
             .filter(|i| self.types[*i].current.is_none() && wanted.contains(&self.types[*i].strukt))
             .collect()
@@ -488,8 +491,8 @@ impl<'a> Lazy<'a> {
             .filter_map(|&i| path.get(i))
             .flat_map(|st| data::atoms(self.prog, &self.prog.func(st.func).cfa[st.edge].op))
             .filter(|a| {
-                self.types.iter().any(|t| t.strukt == a.strukt)
-                    || self.carriers.contains_key(&a.strukt)
+                let s = self.shape_struct(a.strukt);
+                self.types.iter().any(|t| t.strukt == s)
             })
             .filter(|a| !self.assertions.contains(a))
             .collect();
@@ -653,9 +656,7 @@ impl<'a> Lazy<'a> {
     fn type_of(&self, x: VarId) -> Option<StructId> {
         match self.prog.var(x).ty.pointee()? {
             Type::Void => Some(crate::techniques::seed000::shape::transfer::RAW),
-            Type::Struct(s)
-                if self.types.iter().any(|t| t.strukt == *s) || self.carriers.contains_key(s) =>
-            {
+            Type::Struct(s) if self.types.iter().any(|t| t.strukt == self.shape_struct(*s)) => {
                 Some(*s)
             }
             _ => None,
@@ -705,10 +706,7 @@ impl<'a> Lazy<'a> {
                             assertions: self
                                 .assertions
                                 .iter()
-                                .filter(|a| {
-                                    a.strukt == t.strukt
-                                        || self.carriers.get(&a.strukt) == Some(&t.strukt)
-                                })
+                                .filter(|a| self.shape_struct(a.strukt) == t.strukt)
                                 .map(Assertion::describe)
                                 .collect(),
                         };
@@ -747,8 +745,7 @@ impl<'a> Lazy<'a> {
     /// The pointers tracked for struct `s`: to it or to a struct embedding it, and the
     /// addresses of its variables and of its embedding structs' (cell variables).
     fn tracked_names(&self, s: StructId) -> BTreeSet<String> {
-        let ours =
-            |t: Option<StructId>| t.is_some_and(|t| t == s || self.carriers.get(&t) == Some(&s));
+        let ours = |t: Option<StructId>| t.is_some_and(|t| self.shape_struct(t) == s);
         let name =
             |x: VarId| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, x);
         let pointers = self

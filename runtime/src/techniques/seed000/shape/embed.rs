@@ -61,10 +61,15 @@ impl Transfer<'_> {
     }
 
     /// The carrier `ty` is, if `m` is its embedded member.
-    fn embedded(&self, ty: &Type, m: &str) -> Option<(StructId, &Carrier)> {
+    fn embedded(&self, ty: &Type, m: &str) -> Option<&Carrier> {
         let Type::Struct(s) = ty else { return None };
         let c = self.v.carriers.get(s)?;
-        (c.member == m).then_some((*s, c))
+        (c.member == m).then_some(c)
+    }
+
+    /// The node of cell variable `i` (index into the vocabulary's variables), if in scope.
+    fn cell_node(&self, g: &Graph, i: usize) -> Option<usize> {
+        (0..g.n).find(|u| g.get(self.v, self.v.pt(i), &[*u]) == T)
     }
 
     /// The offset from the start of a node of type `node` of the address a pointer of type
@@ -108,8 +113,7 @@ impl Transfer<'_> {
             },
             ExprKind::Deref(p) => self.eval_ptr(g, p, line),
             ExprKind::Field(base, _, m) => {
-                let (ExprKind::Deref(p), Some((_, c))) = (&base.kind, self.embedded(&base.ty, m))
-                else {
+                let (ExprKind::Deref(p), Some(c)) = (&base.kind, self.embedded(&base.ty, m)) else {
                     return self.unknown_after_check(g, e, line);
                 };
                 let bytes = i64::try_from(c.offset).unwrap_or(i64::MAX);
@@ -175,7 +179,7 @@ impl Transfer<'_> {
             let Some(i) = self.v.cell_var(*x) else {
                 continue;
             };
-            let Some(u) = (0..g.n).find(|u| g.get(self.v, self.v.pt(i), &[*u]) == T) else {
+            let Some(u) = self.cell_node(&g, i) else {
                 continue;
             };
             g = self.release(g, u, line)?;
@@ -214,7 +218,7 @@ impl Transfer<'_> {
     /// A cell variable declared without an initialiser: its fields are uninitialised again.
     pub fn uninitialise_cell(&self, g: Graph, x: VarId) -> Option<Graph> {
         let i = self.v.cell_var(x)?;
-        let u = (0..g.n).find(|u| g.get(self.v, self.v.pt(i), &[*u]) == T)?;
+        let u = self.cell_node(&g, i)?;
         let s = self.v.vars[i].strukt;
         let mut g2 = g.clone();
         for f in 0..self.v.fields.len() {

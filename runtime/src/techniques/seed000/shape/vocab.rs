@@ -316,8 +316,9 @@ impl<'d> Vocab<'d> {
             carriers: BTreeMap::new(),
         };
         let any = types.iter().any(|t| t.generator.is_some());
-        let embedding = carriers(prog, |s| v.analysed(s));
-        v.carriers = embedding;
+        v.carriers = carriers(prog, |s| {
+            types.iter().any(|t| t.strukt == s && t.generator.is_some())
+        });
         for &x in tracked {
             let ty = &prog.var(x).ty;
             let s = match ty.pointee() {
