@@ -11,29 +11,40 @@ mod shape;
 
 use shape::{program, replayed_twin, shape, shape_in};
 
-#[test]
-fn a_kernel_style_queue_with_a_local_head_is_proved_memory_safe() {
-    let out = shape(&program("valid-free", "kernel_queue.c"), "valid-memsafety");
+/// The shape engine's output on `tests/programs/<group>/<name>` under valid-memsafety.
+fn memsafety(group: &str, name: &str) -> String {
+    shape(&program(group, name), "valid-memsafety")
+}
+
+/// Checks that `out` is a TRUE with a re-checked certificate.
+fn assert_proved(out: &str) {
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("certificate re-checked"), "{out}");
+}
+
+/// Checks that `out` is `verdict` with a concretely replayed counterexample.
+fn assert_refuted(out: &str, verdict: &str) {
+    assert!(out.starts_with(&format!("{verdict}\n")), "{out}");
+    assert!(out.contains("replayed concretely"), "{out}");
+}
+
+#[test]
+fn a_kernel_style_queue_with_a_local_head_is_proved_memory_safe() {
+    let out = memsafety("valid-free", "kernel_queue.c");
+    assert_proved(&out);
     assert!(out.contains("pt[&main::pending]"), "{out}");
 }
 
 #[test]
 fn freeing_the_embedded_node_instead_of_its_element_is_an_invalid_free() {
-    let out = shape(
-        &program("valid-free", "kernel_queue_bug.c"),
-        "valid-memsafety",
-    );
-    assert!(out.starts_with("FALSE(valid-free)\n"), "{out}");
-    assert!(out.contains("replayed concretely"), "{out}");
+    let out = memsafety("valid-free", "kernel_queue_bug.c");
+    assert_refuted(&out, "FALSE(valid-free)");
 }
 
 #[test]
 fn the_states_of_elements_reached_through_list_entry_are_tracked() {
     let out = shape(&program("unreach-call", "kernel_ready.c"), "unreach-call");
-    assert!(out.starts_with("TRUE\n"), "{out}");
-    assert!(out.contains("certificate re-checked"), "{out}");
+    assert_proved(&out);
     assert!(
         out.contains("field assertions struct task: state == 1"),
         "{out}"
@@ -43,18 +54,9 @@ fn the_states_of_elements_reached_through_list_entry_are_tracked() {
 
 #[test]
 fn a_list_behind_a_sentinel_on_the_stack_is_freed_completely() {
-    let out = shape(
-        &program("valid-memtrack", "stack_sentinel.c"),
-        "valid-memsafety",
-    );
-    assert!(out.starts_with("TRUE\n"), "{out}");
-    assert!(out.contains("certificate re-checked"), "{out}");
-    let bug = shape(
-        &program("valid-memtrack", "stack_sentinel_bug.c"),
-        "valid-memsafety",
-    );
-    assert!(bug.starts_with("FALSE(valid-memtrack)\n"), "{bug}");
-    assert!(bug.contains("replayed concretely"), "{bug}");
+    assert_proved(&memsafety("valid-memtrack", "stack_sentinel.c"));
+    let bug = memsafety("valid-memtrack", "stack_sentinel_bug.c");
+    assert_refuted(&bug, "FALSE(valid-memtrack)");
 }
 
 #[test]
@@ -69,23 +71,13 @@ fn a_write_through_the_address_of_a_variables_member_is_not_missed() {
 #[test]
 fn list_for_each_entry_on_lp64_stops_at_the_would_be_entry_around_the_head() {
     let lp64 = |name: &str| shape_in(&program("unreach-call", name), "unreach-call", "LP64");
-    let out = lp64("kernel_table.c");
-    assert!(out.starts_with("TRUE\n"), "{out}");
-    assert!(out.contains("certificate re-checked"), "{out}");
-    let bug = lp64("kernel_table_bug.c");
-    assert!(bug.starts_with("FALSE(unreach-call)\n"), "{bug}");
-    assert!(bug.contains("replayed concretely"), "{bug}");
+    assert_proved(&lp64("kernel_table.c"));
+    assert_refuted(&lp64("kernel_table_bug.c"), "FALSE(unreach-call)");
 }
 
 #[test]
 fn a_comparison_a_helper_returns_decides_the_callers_branch() {
-    let out = shape(&program("valid-deref", "empty_helper.c"), "valid-memsafety");
-    assert!(out.starts_with("TRUE\n"), "{out}");
-    assert!(out.contains("certificate re-checked"), "{out}");
-    let bug = shape(
-        &program("valid-deref", "empty_helper_bug.c"),
-        "valid-memsafety",
-    );
-    assert!(bug.starts_with("FALSE(valid-deref)\n"), "{bug}");
-    assert!(bug.contains("replayed concretely"), "{bug}");
+    assert_proved(&memsafety("valid-deref", "empty_helper.c"));
+    let bug = memsafety("valid-deref", "empty_helper_bug.c");
+    assert_refuted(&bug, "FALSE(valid-deref)");
 }
