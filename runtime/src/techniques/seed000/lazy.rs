@@ -135,6 +135,8 @@ pub struct LazyResult {
     pub abstraction: Vec<(String, String, Vec<String>)>,
     /// Tracked pointers at the end.
     pub tracked: Vec<String>,
+    /// The raw fields through which cells own blocks (`struct record: data`).
+    pub owned: Vec<String>,
     /// Shape graphs of the final ART as text (for `--dump-shapes`).
     pub shapes_text: String,
     /// The same as DOT.
@@ -724,10 +726,20 @@ impl<'a> Lazy<'a> {
                 }
             })
             .collect();
+        let node = |s: StructId| {
+            self.types
+                .iter()
+                .any(|t| t.strukt == self.shape_struct(s) && t.current.is_some())
+        };
+        let owned = vocab::raw_fields(self.prog, node)
+            .into_iter()
+            .map(|(s, f)| format!("{}: {f}", self.prog.strukt(s).name))
+            .collect();
         LazyResult {
             verdict,
             refinements: self.refinements.clone(),
             abstraction,
+            owned,
             tracked: self
                 .tracked
                 .iter()

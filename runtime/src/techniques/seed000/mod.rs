@@ -69,6 +69,9 @@ pub fn explain(r: &LazyResult) -> String {
     if !r.tracked.is_empty() {
         let _ = writeln!(out, "tracked pointers: {}", r.tracked.join(", "));
     }
+    if !r.owned.is_empty() {
+        let _ = writeln!(out, "owned blocks through: {}", r.owned.join(", "));
+    }
     let _ = writeln!(
         out,
         "refinements: {} td, {} scg ({} ART rounds, {:.2} s)",

@@ -329,7 +329,7 @@ impl<'a> Art<'a> {
                 Err(err) => Succ::Error(err),
             }
         };
-        let g = g.clone();
+        let g = self.t.expose_all(g.clone());
         let results: Vec<Result<Graph, AbsError>> = match &*op {
             Op::Skip => vec![Ok(g)],
             Op::Assign { lhs, rhs } => self.t.assign(g, lhs, rhs, line),
@@ -425,9 +425,14 @@ impl<'a> Art<'a> {
                 None => vec![Ok(g)],
             },
             Builtin::Memset | Builtin::Memcpy => {
-                return Err(Succ::Stop(format!(
-                    "line {line}: unsupported by the shape analysis: memset/memcpy"
-                )));
+                if let Some(rs) = t.fill_block(g, lhs, args, b == Builtin::Memcpy, line) {
+                    rs
+                } else {
+                    return Err(Succ::Stop(format!(
+                        "line {line}: unsupported by the shape analysis: memset/memcpy \
+                         other than on a raw block with a constant length"
+                    )));
+                }
             }
             Builtin::External => match lhs {
                 Some(l) if l.ty.pointee().is_some() => t.store(g, l, PVal::Unknown, line),

@@ -596,6 +596,7 @@ fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
     let s = match &v.preds[p].kind {
         PredKind::PointsTo(x) => return v.may_point(g.ty[u], v.vars[*x].strukt),
         PredKind::Undef(f) | PredKind::Field(f) => v.fields[*f].strukt,
+        PredKind::Owned(o) => v.fields[v.owned[*o].field].strukt,
         PredKind::Instr(i) => v.instr[*i].strukt,
         PredKind::Data(d) => v.data[*d].assertion.strukt,
     };

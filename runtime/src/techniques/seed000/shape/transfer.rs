@@ -134,16 +134,17 @@ impl<'a> Transfer<'a> {
 
     /// The ways node `u` can provide a single cell: `u` itself if it is one (or a summary node
     /// of exactly one cell), or a new cell split off a summary node.
+    /// The cell's owned blocks are exposed (see `own`).
     fn materialize(&self, g: &Graph, u: usize) -> Vec<(Graph, usize)> {
         let mut g1 = g.clone();
         g1.sm[u] = F;
         if g.sm[u] == F {
-            return vec![(g1, u)];
+            return vec![(self.expose(g1, u), u)];
         }
         let mut g2 = g.clone();
         let c = g2.duplicate(u);
         g2.sm[c] = F;
-        vec![(g1, u), (g2, c)]
+        vec![(self.expose(g1, u), u), (self.expose(g2, c), c)]
     }
 
     /// The possible targets of field `f` of single-cell node `a`.
@@ -273,16 +274,16 @@ impl<'a> Transfer<'a> {
             return vec![Ok((g, ()))];
         }
         let subs: Vec<&Expr> = match &e.kind {
-            ExprKind::Field(base, _, _) => match &base.kind {
+            ExprKind::Field(base, off, _) => match &base.kind {
                 ExprKind::Deref(p) => {
-                    return self.deref_ok(g, p, line);
+                    return self.deref_ok(g, p, off + self.prog.size_of(&e.ty), line);
                 }
                 _ => vec![base],
             },
-            ExprKind::Deref(p) => return self.deref_ok(g, p, line),
+            ExprKind::Deref(p) => return self.deref_ok(g, p, self.prog.size_of(&e.ty), line),
             ExprKind::AddrOf(a) => match &a.kind {
                 ExprKind::Field(base, _, _) => match &base.kind {
-                    ExprKind::Deref(p) => return self.deref_ok(g, p, line),
+                    ExprKind::Deref(p) => return self.deref_ok(g, p, 0, line),
                     _ => vec![],
                 },
                 _ => vec![],
@@ -310,10 +311,16 @@ impl<'a> Transfer<'a> {
     /// The dereference of `p` is valid: `p` evaluates to a single node of the analysed heap.
     /// Anything else (NULL, an untracked or invalid pointer, a pointer outside the analysed
     /// types) is an abstract error: the shape analysis never vouches for it.
-    fn deref_ok(&self, g: Graph, p: &Expr, line: u32) -> Vec<Res<()>> {
+    /// A raw block must also hold the `end` bytes the access reaches from its start.
+    fn deref_ok(&self, g: Graph, p: &Expr, end: u64, line: u32) -> Vec<Res<()>> {
         self.eval_ptr(g, p, line)
             .into_iter()
             .map(|r| match r {
+                Ok((g, PVal::Node(u)))
+                    if raw_info(g.ty[u]).is_some_and(|(n, _)| end > u64::from(n)) =>
+                {
+                    Err(self.deref_error(p, line, "a pointer past its block's end"))
+                }
                 Ok((g, PVal::Node(_))) => Ok((g, ())),
                 Ok(_) => Err(self.deref_error(p, line, "the dereferenced pointer")),
                 Err(e) => Err(e),
@@ -458,13 +465,12 @@ impl<'a> Transfer<'a> {
     /// Stores a pointer value into field `f` of node `a`.
     fn set_field(&self, g: &mut Graph, a: usize, f: usize, val: PVal) {
         let p = self.v.field_pred(f);
-        let s = self.v.fields[f].strukt;
         for u in 0..g.n {
             let k = match val {
                 PVal::Node(w) => Kleene::from_bool(u == w),
                 PVal::Null => F,
                 PVal::Unknown => {
-                    if self.v.carries(g.ty[u], s) {
+                    if self.v.may_target(f, g.ty[u]) {
                         H
                     } else {
                         F
@@ -626,6 +632,17 @@ impl<'a> Transfer<'a> {
                                     "a pointer cast to another struct",
                                 ))),
                             Some(f) => {
+                                if let Some(e) = self.owned_lost(&g, a, Some(f), line) {
+                                    out.push(Err(e));
+                                    continue;
+                                }
+                                let val = match val {
+                                    // A raw field holds raw blocks only.
+                                    PVal::Node(w) if !self.v.may_target(f, g.ty[w]) => {
+                                        PVal::Unknown
+                                    }
+                                    val => val,
+                                };
                                 let mut g2 = g.clone();
                                 self.set_field(&mut g2, a, f, val);
                                 out.extend(self.commit(&g, g2).map(Ok));
@@ -705,6 +722,11 @@ impl<'a> Transfer<'a> {
             {
                 raw(n, zeroed)
             }
+            // A block stored straight into a raw field; of unknown size, it can only be freed.
+            (None, Some(_), n) if self.raw_field(lhs) => match n {
+                Some(n) if n < RAW_SIZE_LIMIT => raw(n, zeroed),
+                _ => UNKNOWN_BLOCK,
+            },
             _ if self.memtrack => {
                 return untracked("the allocated block is not a node of the graph");
             }
@@ -720,6 +742,19 @@ impl<'a> Transfer<'a> {
         self.init_fields(&mut g1, u, s, zeroed);
         out.extend(self.store(g1, lhs, PVal::Node(u), line));
         out
+    }
+
+    /// Whether `lhs` is a raw field of a node (`p->data`).
+    fn raw_field(&self, lhs: &Expr) -> bool {
+        let ExprKind::Field(base, _, name) = &lhs.kind else {
+            return false;
+        };
+        let ExprKind::Deref(p) = &base.kind else {
+            return false;
+        };
+        self.analysed_ptr(&p.ty)
+            .and_then(|s| self.v.field(s, name))
+            .is_some_and(|f| self.v.fields[f].raw)
     }
 
     /// The fields of a new node of type `s`: uninitialised, or NULL when zeroed.
@@ -806,6 +841,9 @@ impl<'a> Transfer<'a> {
     /// was 1/2), so that a later load gives an unknown pointer, whose dereference the checks
     /// do not let pass. Variables pointing to `u` become invalid.
     pub(super) fn release(&self, g: Graph, u: usize, line: u32) -> Result<Graph, AbsError> {
+        if let Some(e) = self.owned_lost(&g, u, None, line) {
+            return Err(e);
+        }
         let mut new = g.clone();
         for f in 0..self.v.fields.len() {
             let p = self.v.field_pred(f);
@@ -921,7 +959,7 @@ impl<'a> Transfer<'a> {
 
     /// Blur: garbage collection and canonical abstraction.
     pub fn blur(&self, g: Graph) -> Graph {
-        self.collect_garbage(g).blur(self.v)
+        self.absorb(self.collect_garbage(g)).blur(self.v)
     }
 }
 
@@ -945,7 +983,12 @@ pub fn const_value(g: &Graph, e: &Expr) -> Option<i64> {
 pub const RAW: StructId = StructId(0x8000_0000);
 const RAW_SIZE_LIMIT: u32 = 0x1000_0000;
 
-fn raw(size: u32, zeroed: bool) -> StructId {
+/// The raw type of a block whose size is not known (a block absorbed into its owner whose
+/// size the vocabulary has no predicate for): it can be freed but not read.
+pub const UNKNOWN_BLOCK: StructId = RAW;
+
+/// The raw type of a block of `size` bytes, zeroed or not.
+pub fn raw(size: u32, zeroed: bool) -> StructId {
     StructId(RAW.0 | (size << 1) | u32::from(zeroed))
 }
 

@@ -40,6 +40,9 @@ pub enum PredKind {
     Field(usize),
     /// An instrumentation predicate (an index into [`Vocab::instr`]).
     Instr(usize),
+    /// `own[f: t]`: field `f` of the cell holds the only pointer to a block of raw type `t`
+    /// that is no node of the graph (an index into [`Vocab::owned`]).
+    Owned(usize),
     /// `fd[f == c]`: the field assertion (an index into [`Vocab::data`]) holds on every
     /// cell the node stands for.
     Data(usize),
@@ -186,6 +189,96 @@ pub fn carriers(
     out
 }
 
+/// The raw fields of a program: pointer members of node types (`node`) that the program
+/// accesses and that point to plain data (see [`plain`]): `void *data`, `int *val`, `char
+/// *name`, a pointer to a struct without pointers.
+pub fn raw_fields(prog: &Program, node: impl Fn(StructId) -> bool) -> BTreeSet<(StructId, String)> {
+    let mut out = BTreeSet::new();
+    for f in &prog.functions {
+        for e in f.cfa.edge_references() {
+            for x in e.weight().op.exprs() {
+                x.visit(&mut |y| {
+                    if let crate::program::ir::ExprKind::Field(base, _, name) = &y.kind
+                        && let Type::Struct(s) = base.ty
+                        && node(s)
+                        && y.ty.pointee().is_some_and(|t| plain(prog, t, 0))
+                    {
+                        out.insert((s, name.clone()));
+                    }
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `ty` is plain data: no pointers in it (void, integers, arrays and structs of them).
+pub fn plain(prog: &Program, ty: &Type, depth: usize) -> bool {
+    match ty {
+        Type::Void | Type::Int(_) => true,
+        Type::Array(el, _) => plain(prog, el, depth + 1),
+        Type::Struct(s) if depth < 16 => {
+            let def = prog.strukt(*s);
+            def.complete && def.fields.iter().all(|f| plain(prog, &f.ty, depth + 1))
+        }
+        _ => false,
+    }
+}
+
+/// The raw types a block absorbed into its owner can have: one per constant allocation size
+/// of the program (zeroed for `calloc`), at most eight, and the type of unknown size.
+fn raw_block_types(prog: &Program, fields: &[TrackedField]) -> Vec<StructId> {
+    use crate::program::ir::{AllocKind, Builtin, Callee, ExprKind, Op};
+    let mut out = BTreeSet::new();
+    // The pointee of a typed raw field (`int *val`): blocks of its size, also through
+    // allocation wrappers whose size argument is a parameter.
+    for f in fields.iter().filter(|f| f.raw) {
+        let def = prog.strukt(f.strukt);
+        let Some(m) = def.fields.iter().find(|m| m.name == f.name) else {
+            continue;
+        };
+        match m.ty.pointee() {
+            Some(Type::Void) | None => {}
+            Some(t) => {
+                if let Ok(n) = u32::try_from(prog.size_of(t)) {
+                    out.insert(super::transfer::raw(n, false));
+                }
+            }
+        }
+    }
+    for f in &prog.functions {
+        for e in f.cfa.edge_references() {
+            let Op::Call {
+                callee: Callee::Builtin(Builtin::Alloc(k)),
+                args,
+                ..
+            } = &e.weight().op
+            else {
+                continue;
+            };
+            let c = |i: usize| match args.get(i).map(|a| &a.kind) {
+                Some(ExprKind::Const(n)) => u32::try_from(*n).ok(),
+                _ => None,
+            };
+            let size = match k {
+                AllocKind::Calloc => c(0).zip(c(1)).and_then(|(a, b)| a.checked_mul(b)),
+                AllocKind::Alloca => None,
+                _ => c(0),
+            };
+            if let Some(n) = size.filter(|n| *n > 0) {
+                out.insert(super::transfer::raw(n, *k == AllocKind::Calloc));
+            }
+        }
+    }
+    let mut out: Vec<StructId> = out
+        .into_iter()
+        .filter(|t| *t != super::transfer::UNKNOWN_BLOCK)
+        .take(8)
+        .collect();
+    out.push(super::transfer::UNKNOWN_BLOCK);
+    out
+}
+
 /// How many instances of struct `s` a value of type `ty` holds (saturating at 2).
 fn embeds(prog: &Program, ty: &Type, s: StructId, depth: usize) -> u64 {
     match ty {
@@ -205,10 +298,28 @@ fn embeds(prog: &Program, ty: &Type, s: StructId, depth: usize) -> u64 {
 /// A tracked pointer field.
 #[derive(Clone, Debug)]
 pub struct TrackedField {
-    /// The struct holding it (and pointed to: fields are self-pointers).
+    /// The struct holding it (and, unless `raw`, pointed to: a role field is a self-pointer).
     pub strukt: StructId,
     /// Its name.
     pub name: String,
+    /// Whether it points to raw blocks (a buffer, an `int`, a struct without pointers): an
+    /// owned field, see [`Owned`].
+    pub raw: bool,
+}
+
+/// A block owned through a raw field and absorbed into its owner: `own[f: t]` on a node says
+/// that field `f` of each cell it stands for holds the only pointer to a block of raw type `t`
+/// (size and zeroedness) of its own. Blocks are absorbed when the graph is abstracted and
+/// exposed as nodes again before a cell is used, so that a list whose cells each own a buffer
+/// summarises to a node that still knows every cell owns one (valid-memtrack, valid-free).
+#[derive(Clone, Debug)]
+pub struct Owned {
+    /// The field (index into [`Vocab::fields`]).
+    pub field: usize,
+    /// The raw type of the block.
+    pub ty: StructId,
+    /// Index into [`Vocab::preds`].
+    pub id: usize,
 }
 
 /// A one-edge instrumentation predicate instance: "v has an f-predecessor" or "v's f points
@@ -263,6 +374,8 @@ pub struct Vocab<'d> {
     pub instr: Vec<Instr>,
     /// Field predicates of the tracked field assertions.
     pub data: Vec<DataPred>,
+    /// The ownership predicates of the raw fields.
+    pub owned: Vec<Owned>,
     /// All predicates.
     pub preds: Vec<PredInfo>,
     /// The structs that embed an analysed struct once.
@@ -304,6 +417,7 @@ impl<'d> Vocab<'d> {
             fields: vec![],
             instr: vec![],
             data: vec![],
+            owned: vec![],
             preds: vec![],
             unary: 0,
             binary: 0,
@@ -357,6 +471,19 @@ impl<'d> Vocab<'d> {
                     v.fields.push(TrackedField {
                         strukt: t.strukt,
                         name: f.clone(),
+                        raw: false,
+                    });
+                }
+            }
+        }
+        if any {
+            for (strukt, name) in raw_fields(prog, |s| v.node_type(s)) {
+                if !v.field_index.contains_key(&(strukt, name.clone())) {
+                    v.field_index.insert((strukt, name.clone()), v.fields.len());
+                    v.fields.push(TrackedField {
+                        strukt,
+                        name,
+                        raw: true,
                     });
                 }
             }
@@ -377,7 +504,40 @@ impl<'d> Vocab<'d> {
             .map(|i| v.reaches_from_pointer(i))
             .collect();
         v.edges = (0..v.instr.len()).filter_map(|i| v.one_edge(i)).collect();
+        let blocks = raw_block_types(prog, &v.fields);
+        let raw: Vec<usize> = (0..v.fields.len()).filter(|f| v.fields[*f].raw).collect();
+        for f in raw {
+            for &ty in &blocks {
+                let (size, zeroed) = super::transfer::raw_info(ty).unwrap_or((0, false));
+                let name = format!(
+                    "own[{}: {size}{}]",
+                    v.fields[f].name,
+                    if zeroed { " zeroed" } else { "" }
+                );
+                let id = v.push_pred(name, 1, PredKind::Owned(v.owned.len()), true);
+                v.owned.push(Owned { field: f, ty, id });
+            }
+        }
         v
+    }
+
+    /// Whether a node of type `ty` may be the target of field `f`.
+    pub fn may_target(&self, f: usize, ty: StructId) -> bool {
+        if self.fields[f].raw {
+            super::transfer::raw_info(ty).is_some()
+        } else {
+            self.carries(ty, self.fields[f].strukt)
+        }
+    }
+
+    /// The ownership predicate absorbing a block of raw type `ty` into field `f`: the one of
+    /// that type, or the one of unknown size (a block exposed from it cannot be read).
+    pub fn owned_pred(&self, f: usize, ty: StructId) -> Option<&Owned> {
+        let of = |t: StructId| self.owned.iter().find(|o| o.field == f && o.ty == t);
+        let unzeroed = super::transfer::raw_info(ty).map(|(n, _)| super::transfer::raw(n, false));
+        of(ty)
+            .or_else(|| unzeroed.and_then(of))
+            .or_else(|| of(super::transfer::UNKNOWN_BLOCK))
     }
 
     /// The vocabulary extended by the field predicates of `assertions` on analysed structs.
