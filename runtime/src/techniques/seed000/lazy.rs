@@ -326,7 +326,8 @@ impl<'a> Lazy<'a> {
         Ok(())
     }
 
-    /// Tracks every pointer to a type with an SCG, and every `void *`; returns the new ones.
+    /// Tracks every pointer to a type with an SCG, and every pointer to plain data (`void *`,
+    /// `int *`: see [`Lazy::type_of`]); returns the new ones.
     fn track_all_pointers(&mut self) -> BTreeSet<VarId> {
         let mut new = BTreeSet::new();
         for (i, v) in self.prog.vars.iter().enumerate() {
@@ -337,8 +338,8 @@ impl<'a> Lazy<'a> {
                         .iter()
                         .any(|t| t.strukt == s && t.current.is_some())
                 }
-                Some(Type::Void) => true,
-                _ => false,
+                Some(t) => vocab::plain(self.prog, t, 0),
+                None => false,
             };
             if wanted && self.tracked.insert(VarId(i as u32)) {
                 new.insert(VarId(i as u32));
@@ -654,10 +655,12 @@ impl<'a> Lazy<'a> {
     }
 
     /// The analysable type a pointer variable points to: a recursive struct, or raw memory
-    /// for `void *` (which carries nodes out of allocation wrappers).
+    /// for a pointer to plain data (`void *` also carries nodes out of allocation wrappers).
     fn type_of(&self, x: VarId) -> Option<StructId> {
         match self.prog.var(x).ty.pointee()? {
-            Type::Void => Some(crate::techniques::seed000::shape::transfer::RAW),
+            t if vocab::plain(self.prog, t, 0) => {
+                Some(crate::techniques::seed000::shape::transfer::RAW)
+            }
             Type::Struct(s) if self.types.iter().any(|t| t.strukt == self.shape_struct(*s)) => {
                 Some(*s)
             }

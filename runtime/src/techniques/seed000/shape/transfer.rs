@@ -316,16 +316,28 @@ impl<'a> Transfer<'a> {
         self.eval_ptr(g, p, line)
             .into_iter()
             .map(|r| match r {
-                Ok((g, PVal::Node(u)))
-                    if raw_info(g.ty[u]).is_some_and(|(n, _)| end > u64::from(n)) =>
-                {
-                    Err(self.deref_error(p, line, "a pointer past its block's end"))
-                }
+                Ok((g, PVal::Node(u))) if !self.fits(&g, u, &p.ty, end) => Err(self.deref_error(
+                    p,
+                    line,
+                    "a pointer read as plain data or past its block's end",
+                )),
                 Ok((g, PVal::Node(_))) => Ok((g, ())),
                 Ok(_) => Err(self.deref_error(p, line, "the dereferenced pointer")),
                 Err(e) => Err(e),
             })
             .collect()
+    }
+
+    /// Whether an access through pointer type `ptr` reaching `end` bytes may read node `u`: a
+    /// raw block must hold them; a node of a struct is never read as plain data (an `int *`
+    /// into a retyped block would change its fields unseen).
+    fn fits(&self, g: &Graph, u: usize, ptr: &Type, end: u64) -> bool {
+        match raw_info(g.ty[u]) {
+            Some((n, _)) => end <= u64::from(n),
+            None => !ptr
+                .pointee()
+                .is_some_and(|t| *t != Type::Void && super::vocab::plain(self.prog, t, 0)),
+        }
     }
 
     /// Evaluates a condition to a Kleene value per focused structure.
@@ -606,6 +618,18 @@ impl<'a> Transfer<'a> {
         match &lhs.kind {
             ExprKind::Var(x) => match self.v.var(*x) {
                 Some(i) => {
+                    let val = match val {
+                        // A pointer to plain data other than `void *` denotes raw blocks
+                        // only: through it, a node's fields would change unseen.
+                        PVal::Node(u)
+                            if self.v.vars[i].strukt == RAW
+                                && lhs.ty.pointee().is_some_and(|t| *t != Type::Void)
+                                && raw_info(g.ty[u]).is_none() =>
+                        {
+                            PVal::Unknown
+                        }
+                        val => val,
+                    };
                     let mut g2 = g.clone();
                     self.set_var(&mut g2, i, val);
                     self.commit(&g, g2).into_iter().map(Ok).collect()
@@ -717,16 +741,17 @@ impl<'a> Transfer<'a> {
         };
         let s = match (self.analysed_ptr(&lhs.ty), lhs.ty.pointee(), size) {
             (Some(s), _, Some(n)) if u64::from(n) >= self.prog.size_of(&Type::Struct(s)) => s,
-            (None, Some(Type::Void), Some(n))
-                if n < RAW_SIZE_LIMIT && self.v.vars.iter().any(|x| x.strukt == RAW) =>
+            // A block for a pointer to plain data (`void *`, `int *`, a raw field); of
+            // unknown size, it can only be freed.
+            (None, Some(t), n)
+                if super::vocab::plain(self.prog, t, 0)
+                    && (self.raw_field(lhs) || self.v.vars.iter().any(|x| x.strukt == RAW)) =>
             {
-                raw(n, zeroed)
+                match n {
+                    Some(n) if n < RAW_SIZE_LIMIT => raw(n, zeroed),
+                    _ => UNKNOWN_BLOCK,
+                }
             }
-            // A block stored straight into a raw field; of unknown size, it can only be freed.
-            (None, Some(_), n) if self.raw_field(lhs) => match n {
-                Some(n) if n < RAW_SIZE_LIMIT => raw(n, zeroed),
-                _ => UNKNOWN_BLOCK,
-            },
             _ if self.memtrack => {
                 return untracked("the allocated block is not a node of the graph");
             }

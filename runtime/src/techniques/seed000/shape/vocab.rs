@@ -436,7 +436,7 @@ impl<'d> Vocab<'d> {
         for &x in tracked {
             let ty = &prog.var(x).ty;
             let s = match ty.pointee() {
-                Some(Type::Void) if any => Some(super::transfer::RAW),
+                Some(t) if any && plain(prog, t, 0) => Some(super::transfer::RAW),
                 _ => pointee_struct(prog, ty).filter(|s| v.node_type(*s)),
             };
             if let Some(s) = s {
