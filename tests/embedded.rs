@@ -9,23 +9,11 @@
 #[path = "common/shape.rs"]
 mod shape;
 
-use shape::{program, replayed_twin, shape, shape_in};
+use shape::{assert_proved, assert_refuted, program, replayed_twin, shape, shape_in};
 
 /// The shape engine's output on `tests/programs/<group>/<name>` under valid-memsafety.
 fn memsafety(group: &str, name: &str) -> String {
     shape(&program(group, name), "valid-memsafety")
-}
-
-/// Checks that `out` is a TRUE with a re-checked certificate.
-fn assert_proved(out: &str) {
-    assert!(out.starts_with("TRUE\n"), "{out}");
-    assert!(out.contains("certificate re-checked"), "{out}");
-}
-
-/// Checks that `out` is `verdict` with a concretely replayed counterexample.
-fn assert_refuted(out: &str, verdict: &str) {
-    assert!(out.starts_with(&format!("{verdict}\n")), "{out}");
-    assert!(out.contains("replayed concretely"), "{out}");
 }
 
 #[test]

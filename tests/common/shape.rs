@@ -57,3 +57,15 @@ pub fn replayed_twin(name: &str) -> String {
     assert!(out.contains("replayed concretely"), "{name}: {out}");
     out
 }
+
+/// Checks that `out` is a TRUE with a re-checked certificate.
+pub fn assert_proved(out: &str) {
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+}
+
+/// Checks that `out` is `verdict` with a concretely replayed counterexample.
+pub fn assert_refuted(out: &str, verdict: &str) {
+    assert!(out.starts_with(&format!("{verdict}\n")), "{out}");
+    assert!(out.contains("replayed concretely"), "{out}");
+}
