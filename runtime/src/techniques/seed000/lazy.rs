@@ -332,14 +332,14 @@ impl<'a> Lazy<'a> {
         let mut new = BTreeSet::new();
         for (i, v) in self.prog.vars.iter().enumerate() {
             let wanted = match v.ty.pointee() {
+                Some(t) if vocab::plain(self.prog, t, 0) => true,
                 Some(Type::Struct(s)) => {
                     let s = self.shape_struct(*s);
                     self.types
                         .iter()
                         .any(|t| t.strukt == s && t.current.is_some())
                 }
-                Some(t) => vocab::plain(self.prog, t, 0),
-                None => false,
+                _ => false,
             };
             if wanted && self.tracked.insert(VarId(i as u32)) {
                 new.insert(VarId(i as u32));

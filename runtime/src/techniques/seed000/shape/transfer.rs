@@ -618,18 +618,11 @@ impl<'a> Transfer<'a> {
         match &lhs.kind {
             ExprKind::Var(x) => match self.v.var(*x) {
                 Some(i) => {
-                    let val = match val {
-                        // A pointer to plain data other than `void *` denotes raw blocks
-                        // only: through it, a node's fields would change unseen.
-                        PVal::Node(u)
-                            if self.v.vars[i].strukt == RAW
-                                && lhs.ty.pointee().is_some_and(|t| *t != Type::Void)
-                                && raw_info(g.ty[u]).is_none() =>
-                        {
-                            PVal::Unknown
-                        }
-                        val => val,
-                    };
+                    // A pointer to plain data other than `void *` denotes raw blocks only:
+                    // through it, a node's fields would change unseen.
+                    let data = self.v.vars[i].strukt == RAW
+                        && lhs.ty.pointee().is_some_and(|t| *t != Type::Void);
+                    let val = only(&g, val, |ty| !data || raw_info(ty).is_some());
                     let mut g2 = g.clone();
                     self.set_var(&mut g2, i, val);
                     self.commit(&g, g2).into_iter().map(Ok).collect()
@@ -660,13 +653,8 @@ impl<'a> Transfer<'a> {
                                     out.push(Err(e));
                                     continue;
                                 }
-                                let val = match val {
-                                    // A raw field holds raw blocks only.
-                                    PVal::Node(w) if !self.v.may_target(f, g.ty[w]) => {
-                                        PVal::Unknown
-                                    }
-                                    val => val,
-                                };
+                                // A raw field holds raw blocks only.
+                                let val = only(&g, val, |ty| self.v.may_target(f, ty));
                                 let mut g2 = g.clone();
                                 self.set_field(&mut g2, a, f, val);
                                 out.extend(self.commit(&g, g2).map(Ok));
@@ -1024,6 +1012,14 @@ pub fn raw_info(s: StructId) -> Option<(u32, bool)> {
 
 fn is_zero(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Const(0))
+}
+
+/// `val`, or an unknown pointer if it is a node whose type `ok` rejects.
+fn only(g: &Graph, val: PVal, ok: impl Fn(StructId) -> bool) -> PVal {
+    match val {
+        PVal::Node(u) if !ok(g.ty[u]) => PVal::Unknown,
+        val => val,
+    }
 }
 
 /// Pointer equality of two evaluated values.
