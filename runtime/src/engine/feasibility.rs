@@ -33,6 +33,7 @@ use crate::program::property::PropertySet;
 use crate::smt::ssa::{Enc, Loc, MemKey, StepRec};
 use crate::smt::{self, Answer};
 use petgraph::graph::NodeIndex;
+use petgraph::visit::EdgeRef;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 use z3::ast::Bool;
@@ -83,7 +84,7 @@ pub fn check_path(
     if let Err(why) = well_formed(prog, path) {
         return PathResult::Unknown(format!("not a path of the program: {why}"));
     }
-    match follow(prog, checks, path) {
+    match follow(prog, checks, path, end) {
         Followed::Feasible(cex) => PathResult::Feasible(cex),
         Followed::Unknown(why) => PathResult::Unknown(why),
         Followed::LostAt(k) => PathResult::Infeasible(explain(prog, path, end, k)),
@@ -168,7 +169,7 @@ fn at(prog: &Program, st: &State, s: &PathStep) -> bool {
 }
 
 /// Runs the explicit engine along the path, keeping every state that stays on it.
-fn follow(prog: &Program, checks: &PropertySet, path: &[PathStep]) -> Followed {
+fn follow(prog: &Program, checks: &PropertySet, path: &[PathStep], end: &PathEnd) -> Followed {
     let exec = Exec {
         prog,
         checks,
@@ -192,8 +193,8 @@ fn follow(prog: &Program, checks: &PropertySet, path: &[PathStep]) -> Followed {
             for o in exec.step(st, step.edge) {
                 match o {
                     Outcome::Next(s, cond) => {
-                        let Some(n) = next else { continue };
-                        if !at(prog, &s, n) {
+                        // Past the last step, the states are kept for a continuation.
+                        if next.is_some_and(|n| !at(prog, &s, n)) {
                             continue;
                         }
                         if let Some(c) = cond {
@@ -230,7 +231,67 @@ fn follow(prog: &Program, checks: &PropertySet, path: &[PathStep]) -> Followed {
         }
         states = succs;
     }
+    if matches!(end, PathEnd::MemoryLost)
+        && let Some(cex) = lose_later(&exec, states)
+    {
+        return Followed::Feasible(Box::new(cex));
+    }
     lost(last, doubts)
+}
+
+/// Edges a continuation past the path may take, at most.
+const CONTINUATION_STEPS: u32 = 64;
+/// Edges all continuations past a path take together, at most.
+const CONTINUATION_BUDGET: usize = 500;
+
+/// A run past the end of a path that claims memory is lost (the shape analysis counts a cell
+/// that only dead variables reach as lost): the cell is lost concretely only where those
+/// variables are overwritten or go out of scope, a few steps later. Explores the
+/// continuations of `states` (depth first, within a bounded number of edges in all) until
+/// the function the path ended in has returned, and returns the first violation that
+/// replays.
+fn lose_later(exec: &Exec, states: Vec<State>) -> Option<Counterexample> {
+    let prog = exec.prog;
+    let mut work: Vec<(State, u32, usize)> = states
+        .into_iter()
+        .map(|st| {
+            let depth = st.frames.len();
+            (st, 0, depth)
+        })
+        .collect();
+    let mut budget = CONTINUATION_BUDGET;
+    while let Some((st, taken, depth)) = work.pop() {
+        if taken >= CONTINUATION_STEPS || work.len() > MAX_STATES || st.frames.len() < depth {
+            continue;
+        }
+        if budget == 0 {
+            return None;
+        }
+        budget -= 1;
+        let Some(f) = st.frames.last() else { continue };
+        let edges: Vec<_> = prog.func(f.func).cfa.edges(f.loc).map(|e| e.id()).collect();
+        for e in edges {
+            for o in exec.step(st.clone(), e) {
+                match o {
+                    Outcome::Next(s, cond) => {
+                        let open = cond.is_none_or(|c| {
+                            matches!(smt::check(&explore::slice(&s.pc, &c)), Answer::Sat(_))
+                        });
+                        if open {
+                            work.push((s, taken + 1, depth));
+                        }
+                    }
+                    Outcome::Violation(s, v) => {
+                        if let Ok(cex) = explore::confirm(exec, &s, v) {
+                            return Some(cex);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    None
 }
 
 fn lost(k: usize, doubts: Vec<String>) -> Followed {

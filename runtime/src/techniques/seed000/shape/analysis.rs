@@ -685,7 +685,9 @@ impl<'a> Art<'a> {
                     continue;
                 }
             };
-            let g = self.t.reset_vars(g, &callee.locals, false);
+            // The result is stored while the callee's locals still hold their values, so that
+            // the caller's pointer inherits what the returned one knew (its reachability over
+            // a summarised list); only then do the locals die.
             let stored = match &lhs {
                 Some(l) if l.ty.pointee().is_some() => self.t.store(g, l, val, line),
                 Some(l) => {
@@ -707,9 +709,12 @@ impl<'a> Art<'a> {
                 None => vec![Ok(g)],
             };
             let cells = &callee.locals;
-            let stored = stored
-                .into_iter()
-                .map(|r| r.and_then(|g| self.t.drop_cells(g, cells, line)));
+            let stored = stored.into_iter().map(|r| {
+                r.and_then(|g| {
+                    let g = self.t.reset_vars(g, cells, false);
+                    self.t.drop_cells(g, cells, line)
+                })
+            });
             for s in stored {
                 out.push(match s {
                     Ok(g) => match self.settle(&next, g, line) {
