@@ -454,6 +454,33 @@ impl<'a> Transfer<'a> {
         new
     }
 
+    /// `x = cond` for a comparison the graph decides in some of its refinements (a field
+    /// predicate, a pointer equality): one graph per outcome, in which `x` holds 1 or 0, so
+    /// that a later test of `x` (the argument of `__VERIFIER_assert`) is as precise as the
+    /// comparison itself. `None` when the comparison teaches the graph nothing.
+    fn split_condition(
+        &self,
+        g: &Graph,
+        x: VarId,
+        cond: &Expr,
+        line: u32,
+    ) -> Option<Vec<Result<Graph, AbsError>>> {
+        let mut out = vec![];
+        let mut learned = false;
+        for positive in [true, false] {
+            let outcomes = self.assume(g.clone(), cond, positive, line);
+            learned |= outcomes.len() != 1;
+            for r in outcomes {
+                out.push(r.map(|mut h| {
+                    learned |= h != *g;
+                    self.set_int_var(&mut h, x, Some(i64::from(positive)));
+                    h
+                }));
+            }
+        }
+        learned.then_some(out)
+    }
+
     /// Assigns a pointer value to tracked variable `x`.
     fn set_var(&self, g: &mut Graph, x: usize, val: PVal) {
         let p = self.v.pt(x);
@@ -515,6 +542,13 @@ impl<'a> Transfer<'a> {
             return self.assign_fields(g, lhs, rhs, *s, line);
         }
         if lhs.ty.pointee().is_none() {
+            if let ExprKind::Var(x) = &lhs.kind
+                && matches!(rhs.kind, ExprKind::Cmp(..))
+                && !self.escaped.contains(x)
+                && let Some(split) = self.split_condition(&g, *x, rhs, line)
+            {
+                return split;
+            }
             // An integer (or aggregate) store: its dereferences, copied constants and field
             // predicates.
             let mut out = vec![];
