@@ -4,7 +4,9 @@
 //! buggy twins get replayed counterexamples; struct copies copy every member, pointer and
 //! data alike. Field assertions also order a field against a constant (`prio < 7`) or an
 //! integer variable (`value < pivot`), forgotten when the variable changes; a condition on an
-//! integer variable (`if (mode)`) is remembered until the variable is written.
+//! integer variable (`if (mode)`) is remembered until the variable is written. A field equal
+//! to an integer variable (`key == k`) is carried through copies of the variable (a key
+//! passed to the function that stores it and to the one that looks it up).
 
 #[path = "common/cfile.rs"]
 mod cfile;
@@ -106,7 +108,7 @@ fn a_field_ordered_against_a_variable_proves_the_pivot_split() {
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("certificate re-checked"), "{out}");
     // Refinement relates the value field to the pivot; the marks are constants.
-    assert!(out.contains("fd[value < pivot]"), "{out}");
+    assert!(out.contains("fd[value < main::pivot]"), "{out}");
     assert!(out.contains("fd[side == -1]"), "{out}");
     replayed_twin("split_by_pivot_bug.c");
 }
@@ -190,4 +192,25 @@ fn a_cell_kind_that_always_has_a_successor_is_proved_with_the_successors_family(
     assert!(out.contains("successors"), "{out}");
     assert!(out.contains("linked[next]"), "{out}");
     replayed_twin("paired_cells_bug.c");
+}
+
+#[test]
+fn a_key_copied_through_calls_stays_found_in_a_set() {
+    let out = shape(&program("unreach-call", "key_membership.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    // The equality learned at the lookup is carried to the variables the key is copied
+    // from and into (the caller's key, the parameter of add).
+    for rel in ["key == main::k", "key == add::k", "key == contains::k"] {
+        assert!(out.contains(&format!("fd[{rel}]")), "{rel}: {out}");
+    }
+    replayed_twin("key_membership_bug.c");
+}
+
+#[test]
+fn a_removed_key_is_no_longer_bound() {
+    let out = shape(&program("unreach-call", "key_removal.c"), "unreach-call");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("fd[key == remove_key::k]"), "{out}");
+    replayed_twin("key_removal_bug.c");
 }

@@ -260,7 +260,7 @@ fn narrowing_finds_the_exact_bound_and_allocation_failure_rules_out_a_proof() {
 fn the_programs_that_move_nodes_between_lists_are_proved_by_field_orderings() {
     for (name, bound) in [
         ("packet_filter.c", "prio < 6"),
-        ("quick_sort_split.c", "val < pivot"),
+        ("quick_sort_split.c", "val < main::pivot"),
     ] {
         let p = dir().join(name);
         let out = verify(&p, "shape", "30");

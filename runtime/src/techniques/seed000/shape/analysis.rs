@@ -622,7 +622,7 @@ impl<'a> Art<'a> {
     }
 
     /// Forgets the variables dead at `key`: their pointers point nowhere and are invalid,
-    /// their constants are dropped.
+    /// their constants, equalities and the field relations to them are dropped.
     fn forget_dead(&self, key: &Key, g: Graph) -> Graph {
         let v = self.t.v;
         let dead: Vec<VarId> = self
@@ -632,6 +632,8 @@ impl<'a> Art<'a> {
             .filter(|x| v.cell_var(*x).is_none())
             .filter(|x| {
                 g.constant(*x).is_some()
+                    || g.equal.iter().any(|e| e.0 == *x || e.1 == *x)
+                    || self.t.relates(&g, *x)
                     || v.var(*x).is_some_and(|i| {
                         g.invalid[i] != T
                             || (0..g.n).any(|u| g.get(v, v.pt(i), &[u]) != F)

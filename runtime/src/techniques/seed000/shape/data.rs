@@ -246,6 +246,44 @@ impl Transfer<'_> {
         }
     }
 
+    /// Whether some field relation to integer variable `x` is known on some node.
+    pub fn relates(&self, g: &Graph, x: VarId) -> bool {
+        self.v
+            .data
+            .iter()
+            .filter(|d| d.assertion.var() == Some(x))
+            .any(|d| (0..g.n).any(|u| g.get(self.v, d.id, &[u]) != H))
+    }
+
+    /// `x = y` for integer variables of one type, after [`Self::set_int_var`]: `x` is equal
+    /// to `y` (and to what `y` is known equal to), and every field's relation to `x` takes
+    /// the values of its relation to `y` where the vocabulary has both (TVLA's update for a
+    /// copy).
+    pub fn copy_relations(&self, g: &mut Graph, x: VarId, rhs: &Expr) {
+        let ExprKind::Var(y) = &rhs.kind else {
+            return;
+        };
+        if *y == x || self.escaped.contains(&x) || self.escaped.contains(y) {
+            return;
+        }
+        for d in self.v.data.iter().filter(|d| d.assertion.var() == Some(x)) {
+            let from = self
+                .v
+                .field_preds(d.assertion.strukt, &d.assertion.field)
+                .find(|e| {
+                    e.assertion.var() == Some(*y)
+                        && same_kind(&d.assertion.bound, &e.assertion.bound)
+                });
+            if let Some(from) = from {
+                for u in 0..g.n {
+                    let k = g.get(self.v, from.id, &[u]);
+                    g.set(self.v, d.id, &[u], k);
+                }
+            }
+        }
+        g.equate(x, *y);
+    }
+
     /// `x = p->f` (through conversions that keep the value), after [`Self::set_int_var`]:
     /// on `p`'s cell, `f < x` is false and `f <= x` true; `x` differs from every constant
     /// `c` whose predicate `f == c` is 0 there.
@@ -261,6 +299,11 @@ impl Transfer<'_> {
         }
         for (strict, id) in self.v.relation_preds(df.strukt, df.field, x) {
             g.set(self.v, id, &[a], Kleene::from_bool(!strict));
+        }
+        for d in self.v.field_preds(df.strukt, df.field) {
+            if matches!(&d.assertion.bound, Bound::VarEq { var, .. } if *var == x) {
+                g.set(self.v, d.id, &[a], T);
+            }
         }
         if g.constant(x).is_none() && !self.escaped.contains(&x) {
             for (c, id) in self.v.data_preds(df.strukt, df.field) {
@@ -310,10 +353,11 @@ impl Transfer<'_> {
                 let k = match &d.assertion.bound {
                     Bound::Eq(c) => value.map_or(H, |v| Kleene::from_bool(v == *c)),
                     Bound::Below(c) => value.map_or(H, |v| Kleene::from_bool(v < *c)),
-                    Bound::Var { strict, var, .. } if copied == Some(*var) => {
+                    Bound::Var { strict, var, .. } if copied.is_some_and(|x| g.same(x, *var)) => {
                         Kleene::from_bool(!strict)
                     }
-                    Bound::Var { .. } => H,
+                    Bound::VarEq { var, .. } if copied.is_some_and(|x| g.same(x, *var)) => T,
+                    Bound::Var { .. } | Bound::VarEq { .. } => H,
                 };
                 g.set(self.v, d.id, &[a], k);
             }
@@ -345,6 +389,58 @@ impl Transfer<'_> {
                 .into_iter()
                 .map(|(g, k)| (g, if positive { k } else { k.not() }))
                 .collect()
+        }))
+    }
+
+    /// `p->f == x` or `p->f != x` (either side) for an integer variable `x` the vocabulary
+    /// relates `f` to: by the predicate `f == x`, else as `f <= x` and not `f < x`, each
+    /// split where 1/2.
+    fn var_equality_cond(
+        &self,
+        g: &Graph,
+        e: &Expr,
+        line: u32,
+    ) -> Option<Vec<Result<(Graph, Kleene), AbsError>>> {
+        let ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) = &e.kind else {
+            return None;
+        };
+        let (df, other, _) = field_first(*op, a, b)?;
+        let ExprKind::Var(x) = &other.kind else {
+            return None;
+        };
+        let pred = |strict: bool| {
+            self.v
+                .field_preds(df.strukt, df.field)
+                .find(|d| matches!(&d.assertion.bound, Bound::Var { strict: s, var, .. } if *s == strict && var == x))
+                .map(|d| d.id)
+        };
+        let eq = *op == CmpOp::Eq;
+        if let Some(id) = self
+            .v
+            .field_preds(df.strukt, df.field)
+            .find(|d| matches!(&d.assertion.bound, Bound::VarEq { var, .. } if var == x))
+            .map(|d| d.id)
+        {
+            return Some(self.per_cell(g, &df, line, |g, a| {
+                self.split_pred(g, &df, a, id)
+                    .into_iter()
+                    .map(|(g, k)| (g, if eq { k } else { k.not() }))
+                    .collect()
+            }));
+        }
+        let (le, lt) = (pred(false)?, pred(true)?);
+        Some(self.per_cell(g, &df, line, |g, a| {
+            let mut out = vec![];
+            for (g, k) in self.split_pred(g, &df, a, le) {
+                if k == F {
+                    out.push((g, Kleene::from_bool(!eq)));
+                    continue;
+                }
+                for (g, k) in self.split_pred(g, &df, a, lt) {
+                    out.push((g, Kleene::from_bool((k == F) == eq)));
+                }
+            }
+            out
         }))
     }
 
@@ -406,7 +502,18 @@ impl Transfer<'_> {
             if d.id == id || g.get(self.v, d.id, &[a]) != H {
                 continue;
             }
-            if let Some(k) = implied(&known.assertion.bound, holds, &d.assertion.bound) {
+            let same_var = match (known.assertion.var(), d.assertion.var()) {
+                (Some(x), Some(y)) => {
+                    same_kind(&known.assertion.bound, &d.assertion.bound) && g.same(x, y)
+                }
+                _ => false,
+            };
+            let k = if same_var {
+                Some(holds)
+            } else {
+                implied(&known.assertion.bound, holds, &d.assertion.bound)
+            };
+            if let Some(k) = k {
                 g.set(self.v, d.id, &[a], Kleene::from_bool(k));
             }
         }
@@ -420,7 +527,10 @@ impl Transfer<'_> {
         e: &Expr,
         line: u32,
     ) -> Option<Vec<Result<(Graph, Kleene), AbsError>>> {
-        if let Some(out) = self.relation_cond(g, e, line) {
+        if let Some(out) = self
+            .relation_cond(g, e, line)
+            .or_else(|| self.var_equality_cond(g, e, line))
+        {
             return Some(out);
         }
         let (field, c, eq) = match &e.kind {
@@ -574,7 +684,25 @@ fn implied(known: &Bound, holds: bool, other: &Bound) -> Option<bool> {
                 ..
             },
         ) if !holds && var == w => Some(false),
+        (Bound::VarEq { var, .. }, Bound::Var { strict, var: w, .. }) if holds && var == w => {
+            Some(!strict)
+        }
+        (Bound::Var { strict, var, .. }, Bound::VarEq { var: w, .. })
+            if var == w && holds == *strict =>
+        {
+            Some(false)
+        }
         _ => None,
+    }
+}
+
+/// Whether two relational bounds compare with a variable the same way (so that their values
+/// agree when the variables are equal).
+fn same_kind(a: &Bound, b: &Bound) -> bool {
+    match (a, b) {
+        (Bound::Var { strict, .. }, Bound::Var { strict: s, .. }) => strict == s,
+        (Bound::VarEq { .. }, Bound::VarEq { .. }) => true,
+        _ => false,
     }
 }
 
@@ -594,6 +722,9 @@ pub fn atoms(prog: &Program, op: &Op) -> Vec<Assertion> {
                     let (a, b) = (strip_widening(a), strip_widening(b));
                     out.extend(literal(b).and_then(|c| assertion(a, c)));
                     out.extend(literal(a).and_then(|c| assertion(b, c)));
+                    if literal(a).is_none() && literal(b).is_none() {
+                        out.extend(equalities(prog, a, b));
+                    }
                 }
                 ExprKind::Cmp(op @ (CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge), a, b) => {
                     out.extend(relations(prog, *op, a, b))
@@ -608,6 +739,7 @@ pub fn atoms(prog: &Program, op: &Op) -> Vec<Assertion> {
                 for c in literal_values(prog, *v).unwrap_or_default() {
                     out.extend(assertion(lhs, c));
                 }
+                out.extend(equalities(prog, lhs, rhs));
             }
             _ => {}
         },
@@ -667,6 +799,96 @@ fn assertion(f: &Expr, c: i64) -> Option<Assertion> {
     })
 }
 
+/// At most this many variables share the relations of one through copies.
+pub const MAX_COPIES: usize = 6;
+
+/// Integer variable `x` and the variables its value is copied from or into (assignments
+/// `y = x`, arguments bound to parameters), transitively, of its type and with addresses
+/// never taken: the relation of a field to `x` is carried through them (a key passed to
+/// the function that stores it and to the one that looks it up). `x` first; at most
+/// [`MAX_COPIES`].
+fn copies(prog: &Program, x: VarId) -> Vec<VarId> {
+    let escaped = super::analysis::escaped_vars(prog);
+    let ty = &prog.var(x).ty;
+    let mut edges: Vec<(VarId, VarId)> = vec![];
+    let mut copy = |a: &Expr, b: &Expr| {
+        if let (ExprKind::Var(p), ExprKind::Var(q)) = (&a.kind, &strip_widening(b).kind)
+            && prog.var(*p).ty == *ty
+            && prog.var(*q).ty == *ty
+            && !escaped.contains(p)
+            && !escaped.contains(q)
+        {
+            edges.push((*p, *q));
+        }
+    };
+    for f in &prog.functions {
+        for e in f.cfa.edge_weights() {
+            match &e.op {
+                Op::Assign { lhs, rhs } => copy(lhs, rhs),
+                Op::Call {
+                    callee: Callee::Func(c),
+                    args,
+                    ..
+                } => {
+                    for (p, a) in prog.func(*c).params.iter().zip(args) {
+                        let param = Expr {
+                            kind: ExprKind::Var(*p),
+                            ty: prog.var(*p).ty.clone(),
+                        };
+                        copy(&param, a);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = vec![x];
+    let mut i = 0;
+    while i < out.len() && out.len() < MAX_COPIES {
+        let v = out[i];
+        for &(p, q) in &edges {
+            let next = if p == v {
+                q
+            } else if q == v {
+                p
+            } else {
+                continue;
+            };
+            if !out.contains(&next) && out.len() < MAX_COPIES {
+                out.push(next);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `f == x` for an equality of data field `f` with integer variable `x` (either side,
+/// through conversions that keep the values) whose address is never taken, or a store of
+/// `x` into `f`, and the same for every variable `x` is copied from or into.
+fn equalities(prog: &Program, a: &Expr, b: &Expr) -> Vec<Assertion> {
+    let Some((field, other, _)) = field_first(CmpOp::Eq, a, b) else {
+        return vec![];
+    };
+    let ExprKind::Var(x) = &other.kind else {
+        return vec![];
+    };
+    if prog.var(*x).ty.as_int().is_none() || super::analysis::escaped_vars(prog).contains(x) {
+        return vec![];
+    }
+    copies(prog, *x)
+        .into_iter()
+        .map(|v| Assertion {
+            strukt: field.strukt,
+            field: field.field.to_string(),
+            bound: Bound::VarEq {
+                var: v,
+                name: super::vocab::qualified_name(prog, v),
+            },
+        })
+        .collect()
+}
+
 /// `f < x` and `f <= x` for a comparison of data field `f` with integer variable `x`
 /// (either side, through conversions that keep the values) when `x`'s address is never
 /// taken: the interpolant of a path that compares a field with a variable relates them.
@@ -680,12 +902,14 @@ fn relations(prog: &Program, op: CmpOp, a: &Expr, b: &Expr) -> Vec<Assertion> {
             if prog.var(*x).ty.as_int().is_some()
                 && !super::analysis::escaped_vars(prog).contains(x) =>
         {
-            [true, false]
+            copies(prog, *x)
                 .into_iter()
-                .map(|strict| Bound::Var {
-                    strict,
-                    var: *x,
-                    name: prog.var(*x).name.clone(),
+                .flat_map(|v| {
+                    [true, false].map(|strict| Bound::Var {
+                        strict,
+                        var: v,
+                        name: super::vocab::qualified_name(prog, v),
+                    })
                 })
                 .collect()
         }

@@ -47,6 +47,9 @@ pub struct Graph {
     /// condition `if (flag)` or `x != 2`, or a copy of a field whose predicate `f == 2` is
     /// 0), sorted.
     pub excluded: Vec<(crate::program::ir::VarId, i64)>,
+    /// Pairs of integer variables known to be equal since one was copied into the other
+    /// (a parameter bound to an argument, `k = key`), smaller first, sorted.
+    pub equal: Vec<(crate::program::ir::VarId, crate::program::ir::VarId)>,
 }
 
 impl Graph {
@@ -61,6 +64,7 @@ impl Graph {
             invalid: vec![F; v.vars.len()],
             consts: vec![],
             excluded: vec![],
+            equal: vec![],
         }
     }
 
@@ -84,10 +88,43 @@ impl Graph {
         }
     }
 
+    /// Whether integer variables `x` and `y` are known to be equal (a variable is equal to
+    /// itself).
+    pub fn same(&self, x: crate::program::ir::VarId, y: crate::program::ir::VarId) -> bool {
+        x == y || self.equal.binary_search(&(x.min(y), x.max(y))).is_ok()
+    }
+
+    /// Records that integer variable `x`, just written with a copy of `y`, equals `y` and
+    /// every variable known equal to `y`.
+    pub fn equate(&mut self, x: crate::program::ir::VarId, y: crate::program::ir::VarId) {
+        let mut class: Vec<_> = self
+            .equal
+            .iter()
+            .filter_map(|&(a, b)| {
+                if a == y {
+                    Some(b)
+                } else if b == y {
+                    Some(a)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        class.push(y);
+        for z in class.into_iter().filter(|z| *z != x) {
+            let pair = (x.min(z), x.max(z));
+            if let Err(i) = self.equal.binary_search(&pair) {
+                self.equal.insert(i, pair);
+            }
+        }
+    }
+
     /// Records (or forgets, with `None`) the constant of integer variable `x`; the
-    /// constants it was known to differ from are forgotten.
+    /// constants it was known to differ from and the variables it was known equal to are
+    /// forgotten.
     pub fn set_constant(&mut self, x: crate::program::ir::VarId, c: Option<i64>) {
         self.excluded.retain(|e| e.0 != x);
+        self.equal.retain(|e| e.0 != x && e.1 != x);
         match (self.consts.binary_search_by_key(&x, |c| c.0), c) {
             (Ok(i), Some(c)) => self.consts[i].1 = c,
             (Ok(i), None) => {
@@ -251,6 +288,7 @@ impl Graph {
             invalid: self.invalid.clone(),
             consts: self.consts.clone(),
             excluded: self.excluded.clone(),
+            equal: self.equal.clone(),
         };
         let mut first = vec![true; m];
         let mut count = vec![0usize; m];
@@ -290,6 +328,7 @@ impl Graph {
             && below_all(&self.invalid, &other.invalid)
             && other.consts.iter().all(|c| self.consts.contains(c))
             && other.excluded.iter().all(|&(x, c)| self.differs(x, c))
+            && other.equal.iter().all(|e| self.equal.contains(e))
             && below_all(&self.sm, &other.sm)
             && self.un.iter().zip(&other.un).all(|(a, b)| below_all(a, b))
             && self

@@ -571,6 +571,7 @@ impl<'a> Transfer<'a> {
                             self.set_int_var(&mut g, *x, c.filter(fit));
                             if lhs.ty == rhs.ty {
                                 self.read_into(&mut g, *x, rhs);
+                                self.copy_relations(&mut g, *x, rhs);
                             }
                         }
                         if let Some(rs) = self.store_data(&g, lhs, rhs, line) {

@@ -79,6 +79,13 @@ pub enum Bound {
         /// Its name, for printing.
         name: String,
     },
+    /// `f == x` for an integer variable `x`.
+    VarEq {
+        /// The variable.
+        var: VarId,
+        /// Its name, for printing.
+        name: String,
+    },
 }
 
 impl Assertion {
@@ -90,13 +97,14 @@ impl Assertion {
             Bound::Var { strict, name, .. } => {
                 format!("{} {} {name}", self.field, if *strict { "<" } else { "<=" })
             }
+            Bound::VarEq { name, .. } => format!("{} == {name}", self.field),
         }
     }
 
     /// The variable a relational assertion compares with.
     pub fn var(&self) -> Option<VarId> {
         match &self.bound {
-            Bound::Var { var, .. } => Some(*var),
+            Bound::Var { var, .. } | Bound::VarEq { var, .. } => Some(*var),
             _ => None,
         }
     }

@@ -1,0 +1,46 @@
+// check: unreach-call
+// expect: TRUE
+// Why: a list-based set: a key is added when absent (line 36), other keys are added after it (line 38), and a lookup of the first key then succeeds (line 39); the shape analysis relates each cell's key to the variables the key is copied into (`key == main::k`, `key == add::k`, `key == contains::k`).
+#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+extern void abort(void);
+extern void __assert_fail(const char *, const char *, unsigned int, const char *);
+void reach_error(void) { __assert_fail("0", "key_membership.c", 8, "reach_error"); }
+void __VERIFIER_assert(int cond) { if (!cond) { ERROR: reach_error(); abort(); } }
+
+struct entry { struct entry *next; int key; };
+
+struct entry *add(struct entry *set, int k) {
+  for (struct entry *p = set; p; p = p->next)
+    if (p->key == k)
+      return set;
+  struct entry *e = malloc(sizeof *e);
+  if (!e) abort();
+  e->key = k;
+  e->next = set;
+  return e;
+}
+
+int contains(struct entry *set, int k) {
+  for (struct entry *p = set; p; p = p->next)
+    if (p->key == k)
+      return 1;
+  return 0;
+}
+
+int main(void) {
+  struct entry *set = NULL;
+  while (__VERIFIER_nondet_int())
+    set = add(set, __VERIFIER_nondet_int());
+  int k = __VERIFIER_nondet_int();
+  set = add(set, k);
+  while (__VERIFIER_nondet_int())
+    set = add(set, __VERIFIER_nondet_int());
+  __VERIFIER_assert(contains(set, k));
+  while (set) {
+    struct entry *t = set->next;
+    free(set);
+    set = t;
+  }
+  return 0;
+}
