@@ -5,7 +5,7 @@
 //! allocating helpers, a doubly-linked list freed from its head (dangling back pointers), a
 //! cell spliced in after a cursor in the middle of a list (reachability kept across
 //! `x = x->next`), and UNKNOWN with a reason for programs outside the shape analysis
-//! (recursion).
+//! (recursion); properties that want different abstractions proved one group at a time.
 
 #[path = "common/cfile.rs"]
 mod cfile;
@@ -388,4 +388,45 @@ fn a_cell_spliced_in_after_a_moving_cursor_keeps_the_rest_of_the_list_reachable(
     let out = verify_default(&dir.join("insert_after_cursor_bug.c"), "valid-memsafety");
     assert!(out.starts_with("FALSE(valid-memtrack)\n"), "{out}");
     assert!(out.contains("insert_after_cursor_bug.c:23"), "{out}");
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/unreach-call")
+        .join(name)
+}
+
+#[test]
+fn properties_that_want_different_abstractions_are_proved_one_group_at_a_time() {
+    let shape = |name: &str| verify(&corpus(name), &["--check", "unreach-call,valid-memsafety"]);
+    let out = shape("doubly_linked_after.c");
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(
+        out.contains("the joint run for every property gave up"),
+        "{out}"
+    );
+    let proof = out.lines().nth(1).unwrap_or("");
+    for group in [
+        "[unreach-call] lazy",
+        "[valid-deref, valid-free, valid-memtrack] lazy",
+    ] {
+        assert!(proof.contains(group), "{group}: {out}");
+    }
+    assert_eq!(out.matches("certificate re-checked").count(), 2, "{out}");
+    // Each proof needs its own abstraction: a doubly-linked one for the assertion, a
+    // singly-linked one for memory safety.
+    assert!(out.contains("struct node => dll["), "{out}");
+    assert!(
+        out.contains("struct node => sll[f=next] {reachability"),
+        "{out}"
+    );
+
+    for (twin, verdict) in [
+        ("doubly_linked_after_bug.c", "FALSE(unreach-call)"),
+        ("doubly_linked_after_bug2.c", "FALSE(valid-memtrack)"),
+    ] {
+        let out = shape(twin);
+        assert!(out.starts_with(&format!("{verdict}\n")), "{twin}: {out}");
+        assert!(out.contains("replayed concretely"), "{twin}: {out}");
+    }
 }

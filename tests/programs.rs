@@ -15,6 +15,7 @@ struct Case {
     reason: Option<String>,
     model: Option<String>,
     malloc: Option<String>,
+    timeout: Option<String>,
 }
 
 fn header(text: &str, key: &str) -> Option<String> {
@@ -56,6 +57,7 @@ fn cases() -> Vec<Case> {
             let reason = header(&text, "expect-reason:");
             let model = header(&text, "data-model:");
             let malloc = header(&text, "malloc:");
+            let timeout = header(&text, "timeout:");
             out.push(Case {
                 file,
                 check,
@@ -63,6 +65,7 @@ fn cases() -> Vec<Case> {
                 reason,
                 model,
                 malloc,
+                timeout,
             });
         }
     }
@@ -74,7 +77,8 @@ fn run(c: &Case) -> Option<String> {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let witness = dir.path().join("witness.yml");
     let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
-        .args(["verify", "--timeout", "60", "--check", &c.check])
+        .args(["verify", "--timeout", c.timeout.as_deref().unwrap_or("60")])
+        .args(["--check", &c.check])
         .arg("--witness")
         .arg(&witness)
         .args(["--data-model", c.model.as_deref().unwrap_or("ILP32")])

@@ -57,6 +57,13 @@ pub enum Outcome<P> {
     Unknown(String),
 }
 
+/// Whether an [`Outcome::Unknown`] reason says that refinement gave up (failed, or reached
+/// its limit) rather than a bound, an unsupported construct or an undecided path: only then
+/// can the same engine on a smaller question (fewer properties) still succeed.
+pub fn refinement_gave_up(why: &str) -> bool {
+    why.starts_with("refinement failed") || why.starts_with("refinement limit reached")
+}
+
 /// Runs the loop, with at most `max_refinements` refinements.
 pub fn run<R: Refinement>(
     engine: &mut R,

@@ -1,5 +1,6 @@
 // check: unreach-call
 // expect: TRUE
+// timeout: 180
 // Why: packets are returned and passed by value (struct return, struct parameter, struct field copy) and pushed through a reference parameter onto one of two queues by their size and priority; each queue's drain checks its class.
 extern unsigned __VERIFIER_nondet_uint(void);
 extern int __VERIFIER_nondet_int(void);

@@ -3,13 +3,22 @@
 //! explicit-heap samples which structures a type builds (SCGsFromExplicit); [`lazy`] is the
 //! refinement loop (Algorithms 1-3) over the generic loop of `crate::engine::refine`; the
 //! [`Seed000`] engine runs it on a task and explains the result.
+//!
+//! One abstraction must serve every checked property at once, and the refinements one
+//! property asks for can stand in the way of another's (a finer structure for an assertion
+//! whose predicates the memtrack proof cannot maintain while the list is built). When the
+//! joint run gives up refining, the engine asks the smaller questions: the properties split
+//! into groups (unreach-call; valid-deref, valid-free and valid-memtrack; valid-memcleanup),
+//! each proved on its own share of the time left. A proof of each group is a proof of all:
+//! every group's analysis covers every execution up to its first violation of that group, and
+//! the other proofs show there is none. A replayed violation of any group is a FALSE.
 
 pub mod classify;
 pub mod lazy;
 pub mod shape;
 
-use crate::engine::{Certificate, Engine, Run, Task, Verdict};
-use crate::program::property::PropertySet;
+use crate::engine::{Certificate, Engine, Run, Task, Verdict, refine};
+use crate::program::property::{Property, PropertySet};
 use lazy::{Lazy, LazyConfig, LazyResult, LazyVerdict, Refinement};
 use std::fmt::Write;
 
@@ -31,6 +40,13 @@ impl Engine for Seed000 {
 
     fn run(&self, task: &Task) -> Run {
         let r = Lazy::new(task, self.config.clone()).run(task);
+        let groups = groups(task.properties);
+        let gave_up =
+            matches!(&r.verdict, LazyVerdict::Unknown(why) if refine::refinement_gave_up(why));
+        let time_left = task.budget.remaining().is_none_or(|t| t >= MIN_SPLIT_TIME);
+        if gave_up && time_left && groups.len() > 1 {
+            return self.run_split(task, r, &groups);
+        }
         let mut run = Run::new(self.name(), verdict(&r));
         run.details = explain(&r).lines().map(str::to_string).collect();
         run.seconds = r.seconds;
@@ -39,6 +55,110 @@ impl Engine for Seed000 {
         run.artifacts.insert("shapes.svg".into(), r.shapes_svg);
         run
     }
+}
+
+/// The least time left for which the split runs are tried after a joint run gave up.
+const MIN_SPLIT_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The checked properties in the groups that are proved separately after a joint run gave up
+/// (see the module documentation); empty groups are left out.
+fn groups(checks: &PropertySet) -> Vec<PropertySet> {
+    let memsafety = [
+        Property::ValidDeref,
+        Property::ValidFree,
+        Property::ValidMemtrack,
+    ];
+    [
+        vec![Property::UnreachCall],
+        memsafety.to_vec(),
+        vec![Property::ValidMemcleanup],
+    ]
+    .into_iter()
+    .map(|g| PropertySet(g.into_iter().filter(|p| checks.has(*p)).collect()))
+    .filter(|g| !g.0.is_empty())
+    .collect()
+}
+
+impl Seed000 {
+    /// One lazy run per group of properties after the joint run `joint` gave up: TRUE when
+    /// every group is proved, the first replayed FALSE, else UNKNOWN with the joint reason
+    /// and each group's.
+    fn run_split(&self, task: &Task, joint: LazyResult, groups: &[PropertySet]) -> Run {
+        let mut seconds = joint.seconds;
+        let mut details = vec![
+            "the joint run for every property gave up; each group of properties on its own:"
+                .to_string(),
+        ];
+        let mut reasons = vec![match &joint.verdict {
+            LazyVerdict::Unknown(why) => format!("for all properties together: {why}"),
+            _ => unreachable!("only a joint run that gave up is split"),
+        }];
+        let (mut proofs, mut invariants, mut shapes) = (vec![], vec![], vec![]);
+        for (i, group) in groups.iter().enumerate() {
+            let share = 1.0 / (groups.len() - i) as f64;
+            let sub = Task {
+                properties: group,
+                ..task.with_budget(task.budget.share(share))
+            };
+            let r = Lazy::new(&sub, self.config.clone()).run(&sub);
+            seconds += r.seconds;
+            let names = names(group);
+            details.push(format!("[{names}]"));
+            details.extend(explain(&r).lines().map(|l| format!("  {l}")));
+            match verdict(&r) {
+                Verdict::False(cex) => {
+                    let mut run = Run::new(self.name(), Verdict::False(cex));
+                    run.details = details;
+                    run.seconds = seconds;
+                    return run;
+                }
+                Verdict::True(c) => {
+                    proofs.push(format!("[{names}] {}", c.summary));
+                    invariants.extend(c.invariants);
+                    shapes.push((names, r.shapes_text, r.shapes_dot, r.shapes_svg));
+                }
+                Verdict::Unknown(why) => {
+                    reasons.extend(why.into_iter().map(|w| format!("for {names} alone: {w}")))
+                }
+            }
+        }
+        let verdict = if proofs.len() == groups.len() {
+            Verdict::True(Certificate {
+                summary: format!(
+                    "lazy shape analysis, one proof per group of properties: {}",
+                    proofs.join("; ")
+                ),
+                invariants,
+            })
+        } else {
+            Verdict::Unknown(reasons)
+        };
+        let mut run = Run::new(self.name(), verdict);
+        run.details = details;
+        run.seconds = seconds;
+        if matches!(run.verdict, Verdict::True(_)) {
+            let text = shapes
+                .iter()
+                .map(|(names, text, _, _)| format!("// proof of {names}\n{text}"))
+                .collect::<String>();
+            run.artifacts.insert("shapes.txt".into(), text);
+            // A picture shows one proof: the first group's.
+            let (_, _, dot, svg) = shapes.swap_remove(0);
+            run.artifacts.insert("shapes.dot".into(), dot);
+            run.artifacts.insert("shapes.svg".into(), svg);
+        }
+        run
+    }
+}
+
+/// The names of a group's properties, comma-separated.
+fn names(group: &PropertySet) -> String {
+    group
+        .0
+        .iter()
+        .map(|p| p.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn verdict(r: &LazyResult) -> Verdict {
@@ -90,4 +210,28 @@ pub fn explain(r: &LazyResult) -> String {
         let _ = writeln!(out, "  {}. {line}", i + 1);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_split_into_unreach_call_memory_safety_and_cleanup() {
+        let all = PropertySet::parse_list("unreach-call,valid-memsafety,valid-memcleanup").unwrap();
+        let got: Vec<String> = groups(&all).iter().map(names).collect();
+        assert_eq!(
+            got,
+            [
+                "unreach-call",
+                "valid-deref, valid-free, valid-memtrack",
+                "valid-memcleanup"
+            ]
+        );
+        let memsafety = PropertySet::parse_list("valid-memsafety").unwrap();
+        assert_eq!(groups(&memsafety).len(), 1, "nothing to split");
+        let two = PropertySet::parse_list("unreach-call,valid-deref").unwrap();
+        let got: Vec<String> = groups(&two).iter().map(names).collect();
+        assert_eq!(got, ["unreach-call", "valid-deref"]);
+    }
 }
