@@ -430,3 +430,30 @@ fn properties_that_want_different_abstractions_are_proved_one_group_at_a_time() 
         assert!(out.contains("replayed concretely"), "{twin}: {out}");
     }
 }
+
+#[test]
+fn a_tree_with_parent_pointers_is_torn_down_through_its_parents() {
+    let file = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/programs/valid-memtrack")
+            .join(name)
+    };
+    let out = verify(&file("parent_tree.c"), &["--check", "valid-memsafety"]);
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(out.contains("certificate re-checked"), "{out}");
+    // Unlinking a leaf through `p->parent->left/right` needs the parent to be the inverse of
+    // the down relation: the library's pcancel, in treep's cancellation family.
+    assert!(
+        out.contains("struct tree => treep[l=left, r=right, p=parent]"),
+        "{out}"
+    );
+    assert!(out.contains("pcancel[parent, left, right]"), "{out}");
+    for (twin, verdict) in [
+        ("parent_tree_bug.c", "FALSE(valid-memtrack)"),
+        ("parent_tree_bug2.c", "FALSE(valid-deref)"),
+    ] {
+        let out = verify(&file(twin), &["--check", "valid-memsafety"]);
+        assert!(out.starts_with(&format!("{verdict}\n")), "{twin}: {out}");
+        assert!(out.contains("replayed concretely"), "{twin}: {out}");
+    }
+}

@@ -1,0 +1,56 @@
+// check: valid-memsafety
+// expect: TRUE
+// Why: a search tree with parent pointers is grown by insertion and then torn down leaf by leaf, each leaf unlinked through its parent's left or right field before it is freed (line 52); the proof needs the parent pointer to be the inverse of the down relation (the library's pcancel).
+extern int __VERIFIER_nondet_int(void);
+extern void abort(void);
+extern void *malloc(unsigned long);
+extern void free(void *);
+
+struct tree {
+  struct tree *left, *right, *parent;
+  int key;
+};
+
+static struct tree *insert(struct tree *root, struct tree *n) {
+  n->left = 0;
+  n->right = 0;
+  n->parent = 0;
+  if (!root)
+    return n;
+  struct tree *p = root;
+  for (;;) {
+    if (n->key < p->key) {
+      if (!p->left) { p->left = n; break; }
+      p = p->left;
+    } else {
+      if (!p->right) { p->right = n; break; }
+      p = p->right;
+    }
+  }
+  n->parent = p;
+  return root;
+}
+
+int main(void) {
+  struct tree *root = 0;
+  while (__VERIFIER_nondet_int()) {
+    struct tree *n = malloc(sizeof(struct tree));
+    if (!n)
+      abort();
+    n->key = __VERIFIER_nondet_int();
+    root = insert(root, n);
+  }
+  while (root) {
+    struct tree *p = root;
+    while (p->left || p->right)
+      p = p->left ? p->left : p->right;
+    if (p == root)
+      root = 0;
+    else if (p->parent->left == p)
+      p->parent->left = 0;
+    else
+      p->parent->right = 0; /* OK: p is its parent's right child */
+    free(p);
+  }
+  return 0;
+}
