@@ -390,16 +390,31 @@ fn a_cell_spliced_in_after_a_moving_cursor_keeps_the_rest_of_the_list_reachable(
     assert!(out.contains("insert_after_cursor_bug.c:23"), "{out}");
 }
 
-fn corpus(name: &str) -> PathBuf {
+/// `tests/programs/<group>/<name>`.
+fn corpus(group: &str, name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs/unreach-call")
+        .join("tests/programs")
+        .join(group)
         .join(name)
+}
+
+/// Checks that the shape analysis alone gives each twin in `tests/programs/<group>` its
+/// verdict under `check`, with a concretely replayed counterexample.
+fn assert_twins_refuted(group: &str, check: &str, twins: &[(&str, &str)]) {
+    for (twin, verdict) in twins {
+        let out = verify(&corpus(group, twin), &["--check", check]);
+        assert!(out.starts_with(&format!("{verdict}\n")), "{twin}: {out}");
+        assert!(out.contains("replayed concretely"), "{twin}: {out}");
+    }
 }
 
 #[test]
 fn properties_that_want_different_abstractions_are_proved_one_group_at_a_time() {
-    let shape = |name: &str| verify(&corpus(name), &["--check", "unreach-call,valid-memsafety"]);
-    let out = shape("doubly_linked_after.c");
+    let check = "unreach-call,valid-memsafety";
+    let out = verify(
+        &corpus("unreach-call", "doubly_linked_after.c"),
+        &["--check", check],
+    );
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(
         out.contains("the joint run for every property gave up"),
@@ -420,25 +435,23 @@ fn properties_that_want_different_abstractions_are_proved_one_group_at_a_time() 
         out.contains("struct node => sll[f=next] {reachability"),
         "{out}"
     );
-
-    for (twin, verdict) in [
-        ("doubly_linked_after_bug.c", "FALSE(unreach-call)"),
-        ("doubly_linked_after_bug2.c", "FALSE(valid-memtrack)"),
-    ] {
-        let out = shape(twin);
-        assert!(out.starts_with(&format!("{verdict}\n")), "{twin}: {out}");
-        assert!(out.contains("replayed concretely"), "{twin}: {out}");
-    }
+    assert_twins_refuted(
+        "unreach-call",
+        check,
+        &[
+            ("doubly_linked_after_bug.c", "FALSE(unreach-call)"),
+            ("doubly_linked_after_bug2.c", "FALSE(valid-memtrack)"),
+        ],
+    );
 }
 
 #[test]
 fn a_tree_with_parent_pointers_is_torn_down_through_its_parents() {
-    let file = |name: &str| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/programs/valid-memtrack")
-            .join(name)
-    };
-    let out = verify(&file("parent_tree.c"), &["--check", "valid-memsafety"]);
+    let check = "valid-memsafety";
+    let out = verify(
+        &corpus("valid-memtrack", "parent_tree.c"),
+        &["--check", check],
+    );
     assert!(out.starts_with("TRUE\n"), "{out}");
     assert!(out.contains("certificate re-checked"), "{out}");
     // Unlinking a leaf through `p->parent->left/right` needs the parent to be the inverse of
@@ -448,12 +461,12 @@ fn a_tree_with_parent_pointers_is_torn_down_through_its_parents() {
         "{out}"
     );
     assert!(out.contains("pcancel[parent, left, right]"), "{out}");
-    for (twin, verdict) in [
-        ("parent_tree_bug.c", "FALSE(valid-memtrack)"),
-        ("parent_tree_bug2.c", "FALSE(valid-deref)"),
-    ] {
-        let out = verify(&file(twin), &["--check", "valid-memsafety"]);
-        assert!(out.starts_with(&format!("{verdict}\n")), "{twin}: {out}");
-        assert!(out.contains("replayed concretely"), "{twin}: {out}");
-    }
+    assert_twins_refuted(
+        "valid-memtrack",
+        check,
+        &[
+            ("parent_tree_bug.c", "FALSE(valid-memtrack)"),
+            ("parent_tree_bug2.c", "FALSE(valid-deref)"),
+        ],
+    );
 }
