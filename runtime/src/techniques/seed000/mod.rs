@@ -114,7 +114,12 @@ impl Seed000 {
                 }
                 Verdict::True(c) => {
                     proofs.push(format!("[{names}] {}", c.summary));
-                    invariants.extend(c.invariants);
+                    // Two groups' graphs may show the same fact at a loop head: state it once.
+                    for i in c.invariants {
+                        if !invariants.contains(&i) {
+                            invariants.push(i);
+                        }
+                    }
                     shapes.push((names, r.shapes_text, r.shapes_dot, r.shapes_svg));
                 }
                 Verdict::Unknown(why) => {
