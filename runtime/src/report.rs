@@ -76,15 +76,9 @@ impl Report {
     pub fn text(&self, prog: Option<&Program>) -> String {
         let mut out = self.verdict_line();
         out.push('\n');
-        let props: Vec<_> = self.checks.0.iter().map(|p| p.name()).collect();
         match &self.result.verdict {
             Verdict::True(c) => {
-                let _ = writeln!(
-                    out,
-                    "proof: {}; no violation of {}",
-                    c.summary,
-                    props.join(", ")
-                );
+                let _ = writeln!(out, "proof: {}; no violation of {}", c.summary, self.checks);
             }
             Verdict::False(c) => match prog {
                 Some(prog) => write_counterexample(&mut out, prog, c),

@@ -42,6 +42,14 @@ impl fmt::Display for Property {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PropertySet(pub BTreeSet<Property>);
 
+/// The property names, comma-separated (`unreach-call, valid-deref`).
+impl fmt::Display for PropertySet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.0.iter().map(|p| p.name()).collect();
+        f.write_str(&names.join(", "))
+    }
+}
+
 impl PropertySet {
     /// Whether `p` is checked.
     pub fn has(&self, p: Property) -> bool {

@@ -102,7 +102,7 @@ impl Seed000 {
             };
             let r = Lazy::new(&sub, self.config.clone()).run(&sub);
             seconds += r.seconds;
-            let names = names(group);
+            let names = group.to_string();
             details.push(format!("[{names}]"));
             details.extend(explain(&r).lines().map(|l| format!("  {l}")));
             match verdict(&r) {
@@ -154,16 +154,6 @@ impl Seed000 {
         }
         run
     }
-}
-
-/// The names of a group's properties, comma-separated.
-fn names(group: &PropertySet) -> String {
-    group
-        .0
-        .iter()
-        .map(|p| p.name())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn verdict(r: &LazyResult) -> Verdict {
@@ -224,7 +214,7 @@ mod tests {
     #[test]
     fn properties_split_into_unreach_call_memory_safety_and_cleanup() {
         let all = PropertySet::parse_list("unreach-call,valid-memsafety,valid-memcleanup").unwrap();
-        let got: Vec<String> = groups(&all).iter().map(names).collect();
+        let got: Vec<String> = groups(&all).iter().map(PropertySet::to_string).collect();
         assert_eq!(
             got,
             [
@@ -236,7 +226,7 @@ mod tests {
         let memsafety = PropertySet::parse_list("valid-memsafety").unwrap();
         assert_eq!(groups(&memsafety).len(), 1, "nothing to split");
         let two = PropertySet::parse_list("unreach-call,valid-deref").unwrap();
-        let got: Vec<String> = groups(&two).iter().map(names).collect();
+        let got: Vec<String> = groups(&two).iter().map(PropertySet::to_string).collect();
         assert_eq!(got, ["unreach-call", "valid-deref"]);
     }
 }
