@@ -62,9 +62,16 @@ fn the_template_engine_proves_no_twin_and_the_programs_it_should() {
     assert!(files.len() >= 22, "{} programs", files.len());
     let mut failures = vec![];
     for p in &files {
-        let out = verify(p, "template", "30");
-        let v = verdict(&out);
         let name = p.file_name().unwrap().to_string_lossy().to_string();
+        // The proved programs take up to 25 s alone; a loaded CI machine runs two test
+        // binaries at once, so their budget is generous (time is measured by `bench`, not here).
+        let budget = if PROVED.contains(&name.as_str()) {
+            "150"
+        } else {
+            "30"
+        };
+        let out = verify(p, "template", budget);
+        let v = verdict(&out);
         if is_twin(p) && v == "TRUE" {
             failures.push(format!("{name}: a buggy twin proved TRUE:\n{out}"));
         }

@@ -622,14 +622,16 @@ impl<'a> Art<'a> {
     }
 
     /// Forgets the variables dead at `key`: their pointers point nowhere and are invalid,
-    /// their constants, equalities and the field relations to them are dropped.
+    /// their constants, equalities and the field relations to them are dropped. An integer
+    /// variable that bounds a field ordered along a link is kept until it is written (a link
+    /// store after its last read may need its relations: [`Transfer::orders_through`]).
     fn forget_dead(&self, key: &Key, g: Graph) -> Graph {
         let v = self.t.v;
         let dead: Vec<VarId> = self
             .live
             .dead(self.t.prog, &self.refs, key)
             .into_iter()
-            .filter(|x| v.cell_var(*x).is_none())
+            .filter(|x| v.cell_var(*x).is_none() && !self.t.orders_through(*x))
             .filter(|x| {
                 g.constant(*x).is_some()
                     || g.equal.iter().any(|e| e.0 == *x || e.1 == *x)

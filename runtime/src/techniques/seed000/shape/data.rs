@@ -71,7 +71,7 @@ pub fn fits(v: i64, t: IntTy) -> bool {
 }
 
 /// Strips integer conversions that keep every value of the inner type.
-fn strip_widening(e: &Expr) -> &Expr {
+pub(super) fn strip_widening(e: &Expr) -> &Expr {
     match &e.kind {
         ExprKind::Cast(inner) => match (inner.ty.as_int(), e.ty.as_int()) {
             (Some(i), Some(o))
@@ -95,6 +95,8 @@ impl Transfer<'_> {
             let k = match d.assertion.bound {
                 Bound::Eq(c) if zeroed => Kleene::from_bool(c == 0),
                 Bound::Below(c) if zeroed => Kleene::from_bool(0 < c),
+                // A zeroed cell's link is null.
+                Bound::Sorted { .. } if zeroed => T,
                 _ => H,
             };
             g.set(self.v, d.id, &[u], k);
@@ -358,9 +360,12 @@ impl Transfer<'_> {
                     }
                     Bound::VarEq { var, .. } if copied.is_some_and(|x| g.same(x, *var)) => T,
                     Bound::Var { .. } | Bound::VarEq { .. } => H,
+                    Bound::Sorted { .. } => continue,
+                    Bound::Cell { .. } => H,
                 };
                 g.set(self.v, d.id, &[a], k);
             }
+            self.order_after_data(&mut g, a, df.field);
             vec![g]
         }))
     }
@@ -528,7 +533,8 @@ impl Transfer<'_> {
         line: u32,
     ) -> Option<Vec<Result<(Graph, Kleene), AbsError>>> {
         if let Some(out) = self
-            .relation_cond(g, e, line)
+            .order_cond(g, e, line)
+            .or_else(|| self.relation_cond(g, e, line))
             .or_else(|| self.var_equality_cond(g, e, line))
         {
             return Some(out);
@@ -727,7 +733,8 @@ pub fn atoms(prog: &Program, op: &Op) -> Vec<Assertion> {
                     }
                 }
                 ExprKind::Cmp(op @ (CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge), a, b) => {
-                    out.extend(relations(prog, *op, a, b))
+                    out.extend(relations(prog, *op, a, b));
+                    out.extend(orderings(prog, a, b));
                 }
                 _ => {}
             });
@@ -886,6 +893,50 @@ fn equalities(prog: &Program, a: &Expr, b: &Expr) -> Vec<Assertion> {
                 name: super::vocab::qualified_name(prog, v),
             },
         })
+        .collect()
+}
+
+/// `f <= link->f` for every pointer field `link` of the struct to the struct itself, for an
+/// ordering of data field `f` on two cells (through conversions that keep the values): the
+/// interpolant of a path that compares a cell with its successor orders them along the link.
+/// And `f < q->f`, `f <= q->f` for each side read through a pointer variable `q` whose address
+/// is never taken (a cell compared with the one being inserted).
+fn orderings(prog: &Program, a: &Expr, b: &Expr) -> Vec<Assertion> {
+    let (a, b) = (strip_widening(a), strip_widening(b));
+    let (Some(fa), Some(fb)) = (data_field(a), data_field(b)) else {
+        return vec![];
+    };
+    if fa.strukt != fb.strukt || fa.field != fb.field || a.ty != b.ty {
+        return vec![];
+    }
+    let own = Type::Struct(fa.strukt);
+    let assertion = |bound| Assertion {
+        strukt: fa.strukt,
+        field: fa.field.to_string(),
+        bound,
+    };
+    let escaped = super::analysis::escaped_vars(prog);
+    let pointers = [fa.ptr, fb.ptr].into_iter().filter_map(|p| match &p.kind {
+        ExprKind::Var(q) if !escaped.contains(q) => Some(*q),
+        _ => None,
+    });
+    let cells = pointers.flat_map(|q| {
+        [true, false].map(|strict| {
+            assertion(Bound::Cell {
+                strict,
+                ptr: q,
+                name: super::vocab::qualified_name(prog, q),
+            })
+        })
+    });
+    (prog.strukt(fa.strukt).fields.iter())
+        .filter(|f| f.ty.pointee() == Some(&own))
+        .map(|f| {
+            assertion(Bound::Sorted {
+                link: f.name.clone(),
+            })
+        })
+        .chain(cells)
         .collect()
 }
 

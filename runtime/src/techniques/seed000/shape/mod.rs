@@ -5,7 +5,7 @@
 //! Stages: [`alias`] (reference parameters: `*pp` read as the caller's variable), [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
 //! [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
 //! bounds for closures), [`coerce`] (constraints from the definitions), [`data`] (field predicates of field
-//! assertions), [`embed`] (struct variables and embedded members as nodes), [`own`] (blocks owned through raw
+//! assertions), [`order`] (a field ordered along a link: sortedness), [`embed`] (struct variables and embedded members as nodes), [`own`] (blocks owned through raw
 //! fields, absorbed into their owners), [`transfer`] (focus,
 //! update, differencing per IR operation), [`analysis`] (the ART over the program's CFAs, path
 //! simulation, certificate re-check), [`live`] (dead variables, forgotten after each step);
@@ -23,6 +23,7 @@ pub mod facts;
 pub mod formula;
 pub mod graph;
 pub mod live;
+pub mod order;
 pub mod own;
 pub mod transfer;
 pub mod vocab;

@@ -660,6 +660,7 @@ impl<'a> Transfer<'a> {
                     let val = only(&g, val, |ty| !data || raw_info(ty).is_some());
                     let mut g2 = g.clone();
                     self.set_var(&mut g2, i, val);
+                    self.order_after_pointer(&mut g2, *x, val);
                     self.commit(&g, g2).into_iter().map(Ok).collect()
                 }
                 None => vec![Ok(g)],
@@ -692,6 +693,7 @@ impl<'a> Transfer<'a> {
                                 let val = only(&g, val, |ty| self.v.may_target(f, ty));
                                 let mut g2 = g.clone();
                                 self.set_field(&mut g2, a, f, val);
+                                self.order_after_link(&g, &mut g2, a, f, val);
                                 out.extend(self.commit(&g, g2).map(Ok));
                             }
                             None => out.push(Ok(g)),

@@ -86,6 +86,21 @@ pub enum Bound {
         /// Its name, for printing.
         name: String,
     },
+    /// `f < p->f` (`strict`) or `f <= p->f` for a pointer variable `p` (the same field of the
+    /// cell `p` points to).
+    Cell {
+        /// Whether the comparison is strict.
+        strict: bool,
+        /// The pointer variable.
+        ptr: VarId,
+        /// Its name, for printing.
+        name: String,
+    },
+    /// `f <= link->f` where pointer field `link` leads to a cell (sortedness along `link`).
+    Sorted {
+        /// The pointer field.
+        link: String,
+    },
 }
 
 impl Assertion {
@@ -98,6 +113,12 @@ impl Assertion {
                 format!("{} {} {name}", self.field, if *strict { "<" } else { "<=" })
             }
             Bound::VarEq { name, .. } => format!("{} == {name}", self.field),
+            Bound::Sorted { link } => format!("{0} <= {link}->{0}", self.field),
+            Bound::Cell { strict, name, .. } => format!(
+                "{0} {1} {name}->{0}",
+                self.field,
+                if *strict { "<" } else { "<=" }
+            ),
         }
     }
 
@@ -105,6 +126,7 @@ impl Assertion {
     pub fn var(&self) -> Option<VarId> {
         match &self.bound {
             Bound::Var { var, .. } | Bound::VarEq { var, .. } => Some(*var),
+            Bound::Cell { ptr, .. } => Some(*ptr),
             _ => None,
         }
     }
