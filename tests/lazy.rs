@@ -470,3 +470,28 @@ fn a_tree_with_parent_pointers_is_torn_down_through_its_parents() {
         ],
     );
 }
+
+#[test]
+fn sorted_insertion_is_proved_by_orderings_of_a_cell_with_its_successor() {
+    let check = "unreach-call,valid-memsafety";
+    // Insertion by key, and Bohne's SortedList.insert (the new cell compared with the cursor).
+    for (name, cursor) in [
+        ("sorted_insert.c", "data <= insert::x"),
+        ("sorted_list_insert.c", "data < insert::n->data"),
+    ] {
+        let out = verify(&corpus("unreach-call", name), &["--check", check]);
+        assert!(out.starts_with("TRUE\n"), "{name}: {out}");
+        assert!(out.contains("certificate re-checked"), "{name}: {out}");
+        // Sortedness is a cell's value at most its successor's, learned from the check.
+        assert!(out.contains("fd[data <= next->data]"), "{name}: {out}");
+        assert!(out.contains(&format!("fd[{cursor}]")), "{name}: {out}");
+    }
+    assert_twins_refuted(
+        "unreach-call",
+        check,
+        &[
+            ("sorted_insert_bug.c", "FALSE(unreach-call)"),
+            ("sorted_list_insert_bug.c", "FALSE(unreach-call)"),
+        ],
+    );
+}

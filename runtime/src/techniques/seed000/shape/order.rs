@@ -113,9 +113,12 @@ impl Transfer<'_> {
         out
     }
 
-    /// After pointer variable `x` takes `val`: the relations of fields to the cell it pointed
-    /// to are forgotten; the cell it now points to (a single cell) is equal to itself.
-    pub fn order_after_pointer(&self, g: &mut Graph, x: VarId, val: PVal) {
+    /// After pointer variable `x` takes `val` (`old`: the graph before): the relations of
+    /// fields to the cell it pointed to are forgotten, except that a cursor advancing along a
+    /// link it is ordered on (`x = x->next` from a cell whose value is at most its
+    /// successor's) keeps every `f < x->f` and `f <= x->f` that held; the cell it now points
+    /// to (a single cell) is equal to itself.
+    pub fn order_after_pointer(&self, old: &Graph, g: &mut Graph, x: VarId, val: PVal) {
         let preds: Vec<(bool, usize)> = (self.v.data.iter())
             .filter_map(|d| match &d.assertion.bound {
                 Bound::Cell { strict, ptr, .. } if *ptr == x => Some((*strict, d.id)),
@@ -123,14 +126,42 @@ impl Transfer<'_> {
             })
             .collect();
         for &(strict, id) in &preds {
+            let advanced = self.advanced(old, x, val, id);
             for u in 0..g.n {
                 let k = match val {
                     PVal::Node(w) if w == u && g.sm[u] == F => Kleene::from_bool(!strict),
+                    _ if advanced && old.get(self.v, id, &[u]) == T => T,
                     _ => H,
                 };
                 g.set(self.v, id, &[u], k);
             }
         }
+    }
+
+    /// Whether `val` is, in `old`, the successor along some link of the single cell `x`
+    /// pointed to, and that cell's value is at most its successor's in the field of `id`.
+    fn advanced(&self, old: &Graph, x: VarId, val: PVal, id: usize) -> bool {
+        let (PVal::Node(w), Some(i)) = (val, self.v.var(x)) else {
+            return false;
+        };
+        let Some(c) = (0..old.n).find(|u| old.get(self.v, self.v.pt(i), &[*u]) == T) else {
+            return false;
+        };
+        let d = self.v.data.iter().find(|d| d.id == id).expect("predicate");
+        (self.v.data.iter())
+            .filter(|e| {
+                e.assertion.strukt == d.assertion.strukt && e.assertion.field == d.assertion.field
+            })
+            .any(|e| match &e.assertion.bound {
+                Bound::Sorted { link } => {
+                    old.sm[c] == F
+                        && old.get(self.v, e.id, &[c]) == T
+                        && self.v.field(old.ty[c], link).is_some_and(
+                            |f| matches!(self.succ(old, c, f), Succ::Node(u) if u == w),
+                        )
+                }
+                _ => false,
+            })
     }
 
     /// After a store into field `field` of cell `a`: the relations to the cells of pointer

@@ -660,7 +660,7 @@ impl<'a> Transfer<'a> {
                     let val = only(&g, val, |ty| !data || raw_info(ty).is_some());
                     let mut g2 = g.clone();
                     self.set_var(&mut g2, i, val);
-                    self.order_after_pointer(&mut g2, *x, val);
+                    self.order_after_pointer(&g, &mut g2, *x, val);
                     self.commit(&g, g2).into_iter().map(Ok).collect()
                 }
                 None => vec![Ok(g)],
