@@ -196,6 +196,11 @@ fn every_scg_with_field_predicates_follows_the_concrete_runs() {
         "normalised_tags_bug.c",
         "struct_copy_bug.c",
         "struct_copy_bug2.c",
+        // Orderings of two cells' values (sortedness, relations to a pointer's cell).
+        "sorted_insert_bug.c",
+        "sorted_list_insert_bug.c",
+        "sorted_delete_bug.c",
+        "sorted_merge_bug.c",
     ]
     .iter()
     .map(|n| corpus.join(n))
