@@ -486,12 +486,21 @@ fn sorted_insertion_is_proved_by_orderings_of_a_cell_with_its_successor() {
         assert!(out.contains("fd[data <= next->data]"), "{name}: {out}");
         assert!(out.contains(&format!("fd[{cursor}]")), "{name}: {out}");
     }
+    // Two cells' constants decide their comparison also where the field is ordered (5 <= 3
+    // is refuted in the same run that proves the order, without splitting the properties).
+    let out = verify(
+        &corpus("unreach-call", "ordered_constants.c"),
+        &["--check", check],
+    );
+    assert!(out.starts_with("TRUE\n"), "{out}");
+    assert!(!out.contains("one proof per group"), "{out}");
     assert_twins_refuted(
         "unreach-call",
         check,
         &[
             ("sorted_insert_bug.c", "FALSE(unreach-call)"),
             ("sorted_list_insert_bug.c", "FALSE(unreach-call)"),
+            ("ordered_constants_bug.c", "FALSE(unreach-call)"),
         ],
     );
 }

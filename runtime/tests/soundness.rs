@@ -201,6 +201,7 @@ fn every_scg_with_field_predicates_follows_the_concrete_runs() {
         "sorted_list_insert_bug.c",
         "sorted_delete_bug.c",
         "sorted_merge_bug.c",
+        "ordered_constants_bug.c",
     ]
     .iter()
     .map(|n| corpus.join(n))

@@ -83,20 +83,24 @@ impl Transfer<'_> {
     }
 
     /// The bounds the field assertions on node `a` give field `field` of its cells: from
-    /// above (`upper`) or from below.
-    fn limits(&self, g: &Graph, a: usize, field: &str, upper: bool) -> Vec<Limit> {
+    /// above (`upper`) or from below, each with whether it is strict (`f < x` holding, or
+    /// `f <= x` failing: `f > x`).
+    fn limits(&self, g: &Graph, a: usize, field: &str, upper: bool) -> Vec<(Limit, bool)> {
         let mut out = vec![];
         for d in self.v.field_preds(g.ty[a], field) {
             let k = g.get(self.v, d.id, &[a]);
             let limit = match (&d.assertion.bound, k, upper) {
-                (Bound::Eq(c), T, _) => Limit::Const(*c),
-                (Bound::Below(c), T, true) => Limit::Const(c - 1),
-                (Bound::Below(c), F, false) => Limit::Const(*c),
-                (Bound::Var { var, .. }, T, true) => Limit::Var(*var),
-                (Bound::Var { var, .. }, F, false) => Limit::Var(*var),
-                (Bound::VarEq { var, .. }, T, _) => Limit::Var(*var),
-                (Bound::Cell { ptr, .. }, T, true) => Limit::Var(*ptr),
-                (Bound::Cell { ptr, .. }, F, false) => Limit::Var(*ptr),
+                (Bound::Eq(c), T, _) => (Limit::Const(*c), false),
+                (Bound::Below(c), T, true) => match c.checked_sub(1) {
+                    Some(c) => (Limit::Const(c), false),
+                    None => continue,
+                },
+                (Bound::Below(c), F, false) => (Limit::Const(*c), false),
+                (Bound::Var { strict, var, .. }, T, true) => (Limit::Var(*var), *strict),
+                (Bound::Var { strict, var, .. }, F, false) => (Limit::Var(*var), !strict),
+                (Bound::VarEq { var, .. }, T, _) => (Limit::Var(*var), false),
+                (Bound::Cell { strict, ptr, .. }, T, true) => (Limit::Var(*ptr), *strict),
+                (Bound::Cell { strict, ptr, .. }, F, false) => (Limit::Var(*ptr), !strict),
                 _ => continue,
             };
             out.push(limit);
@@ -106,7 +110,7 @@ impl Transfer<'_> {
             for x in &self.v.vars {
                 let pointed = self.v.var(x.var).map(|i| g.get(self.v, self.v.pt(i), &[a]));
                 if !x.cell && pointed == Some(T) {
-                    out.push(Limit::Var(x.var));
+                    out.push((Limit::Var(x.var), false));
                 }
             }
         }
@@ -195,14 +199,17 @@ impl Transfer<'_> {
 
     /// Whether the field assertions show `a.f <= b.f` for every cell of `a` and of `b`.
     fn bounded(&self, g: &Graph, a: usize, b: usize, field: &str) -> bool {
-        if a == b && g.sm[a] == F {
-            return true;
-        }
+        (a == b && g.sm[a] == F) || self.separated(g, a, b, field, false)
+    }
+
+    /// Whether the bounds on the two nodes show `a.f < b.f` (`strict`) or `a.f <= b.f` for
+    /// every cell of each.
+    fn separated(&self, g: &Graph, a: usize, b: usize, field: &str, strict: bool) -> bool {
         let below = self.limits(g, b, field, false);
-        self.limits(g, a, field, true).iter().any(|u| {
-            below.iter().any(|l| match (u, l) {
-                (Limit::Const(c), Limit::Const(d)) => c <= d,
-                (Limit::Var(x), Limit::Var(y)) => g.same(*x, *y),
+        self.limits(g, a, field, true).iter().any(|(u, su)| {
+            below.iter().any(|(l, sl)| match (u, l) {
+                (Limit::Const(c), Limit::Const(d)) => c < d || (!strict && c == d),
+                (Limit::Var(x), Limit::Var(y)) => g.same(*x, *y) && (!strict || *su || *sl),
                 _ => false,
             })
         })
@@ -368,6 +375,9 @@ impl Transfer<'_> {
         let sign = |k: Kleene| if positive { k } else { k.not() };
         if self.bounded(&g, x, y, field) {
             return vec![(g, sign(T))];
+        }
+        if self.separated(&g, y, x, field, true) {
+            return vec![(g, sign(F))];
         }
         // `x.f <= y.f` where y follows x; or its negation `y.f < x.f` where x follows y
         // (which a failed ordering on y shows).
