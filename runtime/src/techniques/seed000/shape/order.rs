@@ -45,10 +45,17 @@ impl Transfer<'_> {
     pub fn orders_through(&self, x: VarId) -> bool {
         (self.v.data.iter())
             .filter(|d| matches!(&d.assertion.bound, Bound::Var { var, .. } | Bound::VarEq { var, .. } if *var == x))
-            .any(|d| {
-                (self.v.field_preds(d.assertion.strukt, &d.assertion.field))
-                    .any(|e| matches!(e.assertion.bound, Bound::Sorted { .. }))
+            .any(|d| !self.sorted_links(d.assertion.strukt, &d.assertion.field).is_empty())
+    }
+
+    /// The links data field `field` of struct `s` is ordered along, with the predicates.
+    fn sorted_links(&self, s: StructId, field: &str) -> Vec<(String, usize)> {
+        (self.v.field_preds(s, field))
+            .filter_map(|d| match &d.assertion.bound {
+                Bound::Sorted { link } => Some((link.clone(), d.id)),
+                _ => None,
             })
+            .collect()
     }
 
     /// The ordering predicates `f <= link->f` of struct `s` along link field `link`.
@@ -152,20 +159,13 @@ impl Transfer<'_> {
             return false;
         };
         let d = self.v.data.iter().find(|d| d.id == id).expect("predicate");
-        (self.v.data.iter())
-            .filter(|e| {
-                e.assertion.strukt == d.assertion.strukt && e.assertion.field == d.assertion.field
-            })
-            .any(|e| match &e.assertion.bound {
-                Bound::Sorted { link } => {
-                    old.sm[c] == F
-                        && old.get(self.v, e.id, &[c]) == T
-                        && self.v.field(old.ty[c], link).is_some_and(
-                            |f| matches!(self.succ(old, c, f), Succ::Node(u) if u == w),
-                        )
-                }
-                _ => false,
-            })
+        let links = self.sorted_links(d.assertion.strukt, &d.assertion.field);
+        links.iter().any(|(link, e)| {
+            old.sm[c] == F
+                && old.get(self.v, *e, &[c]) == T
+                && (self.v.field(old.ty[c], link))
+                    .is_some_and(|f| matches!(self.succ(old, c, f), Succ::Node(u) if u == w))
+        })
     }
 
     /// After a store into field `field` of cell `a`: the relations to the cells of pointer
@@ -250,14 +250,7 @@ impl Transfer<'_> {
     pub fn order_after_data(&self, g: &mut Graph, a: usize, field: &str) {
         self.forget_cell_relations(g, a, field);
         let s = g.ty[a];
-        let preds: Vec<(String, usize)> = (self.v.data.iter())
-            .filter(|d| d.assertion.strukt == s && d.assertion.field == field)
-            .filter_map(|d| match &d.assertion.bound {
-                Bound::Sorted { link } => Some((link.clone(), d.id)),
-                _ => None,
-            })
-            .collect();
-        for (link, id) in preds {
+        for (link, id) in self.sorted_links(s, field) {
             let Some(f) = self.v.field(s, &link) else {
                 continue;
             };
@@ -304,12 +297,8 @@ impl Transfer<'_> {
         if fa.strukt != fb.strukt || fa.field != fb.field || l.ty != r.ty {
             return None;
         }
-        let links: Vec<String> = (self.v.data.iter())
-            .filter(|d| d.assertion.strukt == fa.strukt && d.assertion.field == fa.field)
-            .filter_map(|d| match &d.assertion.bound {
-                Bound::Sorted { link } => Some(link.clone()),
-                _ => None,
-            })
+        let links: Vec<String> = (self.sorted_links(fa.strukt, fa.field).into_iter())
+            .map(|(link, _)| link)
             .collect();
         if links.is_empty() {
             return None;
@@ -432,16 +421,12 @@ impl Transfer<'_> {
     /// On node `a`, after predicate `id` was decided: `f < q->f` holding makes `f <= q->f`
     /// hold, `f <= q->f` failing makes `f < q->f` fail.
     fn imply_cell(&self, g: &mut Graph, a: usize, id: usize) {
-        let Some(Bound::Cell { strict, ptr, .. }) = self
-            .v
-            .data
-            .iter()
-            .find(|d| d.id == id)
-            .map(|d| &d.assertion.bound)
-        else {
+        let Some(d) = self.v.data.iter().find(|d| d.id == id) else {
             return;
         };
-        let d = self.v.data.iter().find(|d| d.id == id).expect("predicate");
+        let Bound::Cell { strict, ptr, .. } = &d.assertion.bound else {
+            return;
+        };
         let k = g.get(self.v, id, &[a]);
         let other = self.cell_pred(g.ty[a], &d.assertion.field, *ptr, !strict);
         match (other, strict, k) {
