@@ -7,3 +7,4 @@ pub mod frontend;
 pub mod ir;
 pub mod path;
 pub mod property;
+pub mod sra;

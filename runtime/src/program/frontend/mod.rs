@@ -526,7 +526,7 @@ impl<'s> Lowerer<'s> {
             }
         };
         self.finish_init(main);
-        Ok(Program {
+        let mut prog = Program {
             structs: self.structs,
             vars: self.vars,
             globals: self.globals,
@@ -536,7 +536,9 @@ impl<'s> Lowerer<'s> {
             file: self.file,
             model: self.model,
             alloc_may_fail: true,
-        })
+        };
+        crate::program::sra::scalarize(&mut prog);
+        Ok(prog)
     }
 
     /// Completes the initialiser: report unsupported globals, call `main`, return.
