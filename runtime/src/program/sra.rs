@@ -180,10 +180,11 @@ fn typed_candidates(prog: &Program) -> Candidates {
             if let Some(ls) = leaves(prog, &v.ty) {
                 out.vars.insert(id, ls);
             }
-        } else if eligible.contains(&id) && !assigned.contains(&id) {
-            if let Some(ls) = v.ty.pointee().and_then(|t| leaves(prog, t)) {
-                out.params.insert(id, ls);
-            }
+        } else if eligible.contains(&id)
+            && !assigned.contains(&id)
+            && let Some(ls) = v.ty.pointee().and_then(|t| leaves(prog, t))
+        {
+            out.params.insert(id, ls);
         }
     }
     out
