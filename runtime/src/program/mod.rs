@@ -4,6 +4,7 @@
 
 pub mod cfa;
 pub mod frontend;
+pub mod holder;
 pub mod ir;
 pub mod path;
 pub mod property;

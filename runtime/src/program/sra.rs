@@ -25,7 +25,8 @@
 use super::ir::{
     Callee, Edge, Expr, ExprKind, FuncId, Function, Loc, Op, Program, Type, VarId, VarInfo, VarKind,
 };
-use petgraph::graph::DiGraph;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Structs with more scalar leaves than this stay whole (their copies would be long chains).
@@ -34,20 +35,20 @@ const MAX_LEAVES: usize = 24;
 /// A scalar leaf of a struct: the fields selected from the outermost struct down (offset,
 /// name and type of each); the last one's type is scalar.
 #[derive(Clone, Debug)]
-struct Leaf {
-    path: Vec<(u64, String, Type)>,
+pub(super) struct Leaf {
+    pub(super) path: Vec<(u64, String, Type)>,
 }
 
 impl Leaf {
-    fn ty(&self) -> &Type {
+    pub(super) fn ty(&self) -> &Type {
         &self.path.last().expect("a leaf lies inside its struct").2
     }
 
-    fn offsets(&self) -> impl Iterator<Item = u64> + '_ {
+    pub(super) fn offsets(&self) -> impl Iterator<Item = u64> + '_ {
         self.path.iter().map(|(o, _, _)| *o)
     }
 
-    fn names(&self) -> String {
+    pub(super) fn names(&self) -> String {
         let names: Vec<&str> = self.path.iter().map(|(_, n, _)| n.as_str()).collect();
         names.join(".")
     }
@@ -83,14 +84,16 @@ pub fn scalarize(prog: &mut Program) {
     }
     prog.globals.retain(|v| !replaced.contains_key(v));
     for f in 0..prog.functions.len() {
-        let cfa = rewrite_cfa(prog, &prog.functions[f], &params, &replaced);
+        let cfa = expand_cfa(&prog.functions[f], |op| {
+            ((), vec![], rewrite_op(prog, op, &params, &replaced))
+        });
         prog.functions[f].cfa = cfa;
     }
 }
 
 /// The scalar leaves of a struct type, or None when it has unions, bit-fields, arrays or
 /// incomplete structs, or too many leaves.
-fn leaves(prog: &Program, ty: &Type) -> Option<Vec<Leaf>> {
+pub(super) fn leaves(prog: &Program, ty: &Type) -> Option<Vec<Leaf>> {
     if !matches!(ty, Type::Struct(_)) {
         return None;
     }
@@ -272,6 +275,13 @@ fn op_operands(op: &Op) -> Vec<&Expr> {
 /// chain ending at a scalar (`v.f` of a candidate variable, `p->f` of a candidate
 /// parameter).
 fn escaping(e: &Expr, cands: &Candidates, banned: &mut BTreeSet<VarId>) {
+    if let ExprKind::AddrOf(a) = &e.kind
+        && let Some((Base::Var(v) | Base::Param(v), _)) = leaf_access(a)
+    {
+        // `&v.f`: the field's address, which pointer arithmetic could lead to its
+        // neighbours (`container_of`), escapes.
+        banned.insert(v);
+    }
     if let Some(base) = leaf_access(e) {
         let ok = match base.0 {
             Base::Var(v) => cands.vars.contains_key(&v),
@@ -296,7 +306,7 @@ fn escaping(e: &Expr, cands: &Candidates, banned: &mut BTreeSet<VarId>) {
 
 /// What a leaf access selects fields of.
 #[derive(Clone, Copy)]
-enum Base {
+pub(super) enum Base {
     /// `v.f...`
     Var(VarId),
     /// `p->f...`
@@ -305,7 +315,7 @@ enum Base {
 
 /// `v.f1...fn` or `p->f1...fn` of scalar type: the base and the field offsets from the
 /// outside in.
-fn leaf_access(e: &Expr) -> Option<(Base, Vec<u64>)> {
+pub(super) fn leaf_access(e: &Expr) -> Option<(Base, Vec<u64>)> {
     if !e.ty.is_scalar() {
         return None;
     }
@@ -372,7 +382,7 @@ fn replacements(prog: &mut Program, cands: &Candidates) -> Replaced {
 
 /// A fresh variable like `of`, named `of` `sep` the leaf's fields, added to the globals or
 /// to the locals of `of`'s function.
-fn fresh_var(prog: &mut Program, of: VarId, l: &Leaf, sep: &str, ty: Type) -> VarId {
+pub(super) fn fresh_var(prog: &mut Program, of: VarId, l: &Leaf, sep: &str, ty: Type) -> VarId {
     let info = prog.var(of).clone();
     let id = VarId(prog.vars.len() as u32);
     prog.vars.push(VarInfo {
@@ -388,38 +398,66 @@ fn fresh_var(prog: &mut Program, of: VarId, l: &Leaf, sep: &str, ty: Type) -> Va
     id
 }
 
-/// The function's automaton with each operation rewritten; operations on whole structs
-/// become chains of operations on their fields, through fresh locations.
-fn rewrite_cfa(
-    prog: &Program,
+/// The function's automaton with each operation replaced by the chain `rewrite` gives for
+/// it, through fresh locations: a prefix (checks keyed by `K`) and a body of operations
+/// (one or more). The edges leaving one location whose prefixes are non-empty and have the
+/// same key share one copy of it, so that the branches of a condition stay a branch after
+/// it (rather than a choice made before the condition is read).
+pub(super) fn expand_cfa<K: PartialEq>(
     f: &Function,
-    params: &[Vec<VarId>],
-    replaced: &Replaced,
+    mut rewrite: impl FnMut(&Op) -> (K, Vec<Op>, Vec<Op>),
 ) -> DiGraph<Loc, Edge> {
     let mut g: DiGraph<Loc, Edge> = DiGraph::new();
     for n in f.cfa.node_weights() {
         g.add_node(n.clone());
     }
+    let expansions: Vec<(K, Vec<Op>, Vec<Op>)> =
+        f.cfa.edge_weights().map(|e| rewrite(&e.op)).collect();
+    let mut shared: BTreeMap<NodeIndex, NodeIndex> = BTreeMap::new();
     for e in f.cfa.edge_indices() {
         let (from, to) = f.cfa.edge_endpoints(e).expect("edge of the graph");
         let edge = &f.cfa[e];
-        let ops = rewrite_op(prog, &edge.op, params, replaced);
-        let mut at = from;
-        for (i, op) in ops.iter().enumerate() {
-            let next = if i + 1 == ops.len() {
-                to
-            } else {
-                g.add_node(Loc::default())
+        let (key, prefix, body) = &expansions[e.index()];
+        let siblings: Vec<usize> = f.cfa.edges(from).map(|x| x.id().index()).collect();
+        let share = !prefix.is_empty()
+            && siblings.len() > 1
+            && siblings.iter().all(|i| {
+                let (k, p, _) = &expansions[*i];
+                !p.is_empty() && k == key
+            });
+        let chain = |g: &mut DiGraph<Loc, Edge>, at: NodeIndex, ops: &[Op], end: NodeIndex| {
+            let mut at = at;
+            for (i, op) in ops.iter().enumerate() {
+                let next = if i + 1 == ops.len() {
+                    end
+                } else {
+                    g.add_node(Loc::default())
+                };
+                g.add_edge(
+                    at,
+                    next,
+                    Edge {
+                        op: op.clone(),
+                        ..edge.clone()
+                    },
+                );
+                at = next;
+            }
+        };
+        if share {
+            let start = match shared.get(&from) {
+                Some(m) => *m,
+                None => {
+                    let m = g.add_node(Loc::default());
+                    chain(&mut g, from, prefix, m);
+                    shared.insert(from, m);
+                    m
+                }
             };
-            g.add_edge(
-                at,
-                next,
-                Edge {
-                    op: op.clone(),
-                    ..edge.clone()
-                },
-            );
-            at = next;
+            chain(&mut g, start, body, to);
+        } else {
+            let all: Vec<Op> = prefix.iter().chain(body).cloned().collect();
+            chain(&mut g, from, &all, to);
         }
     }
     g

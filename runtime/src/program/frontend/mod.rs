@@ -538,6 +538,7 @@ impl<'s> Lowerer<'s> {
             alloc_may_fail: true,
         };
         crate::program::sra::scalarize(&mut prog);
+        crate::program::holder::localize(&mut prog);
         Ok(prog)
     }
 

@@ -1,0 +1,775 @@
+//! Heap holders: a struct of scalar fields allocated once per run and reached only through
+//! variables (`struct list_t *list = malloc(sizeof *list); list->first = NULL;`, passed to
+//! `append(list, c)`) keeps its fields in global variables, one per field (`list->first`,
+//! `list->last`), so that the engines see the pointers it keeps as pointer variables; the
+//! block itself stays, as a block of bytes, for what its lifetime means to the properties.
+//!
+//! Consumes a lowered [`Program`] (after [`super::sra`]); produces the same program with
+//! every qualifying holder rewritten. A holder is an allocation `v = malloc(n)` or
+//! `calloc` of a struct of scalar fields (see `sra::leaves`) into a variable `v`, of at
+//! least the struct's size, on an edge in no loop of a function that runs at most once per
+//! run (the entry, or a function called from exactly one such place). `v` must occur only
+//! there, in `v = NULL`, in a `Havoc`, as `v->f...` ending at a scalar field, compared with
+//! a constant or tested as a condition, freed, or passed to a holder parameter: a never
+//! assigned parameter of a function called only directly that occurs only in the same ways
+//! and to which every call passes a holder variable or parameter of the same struct.
+//!
+//! The rewrite: `v` and the holder parameters become `char *` (the block is a plain block
+//! of bytes); each access `x->f` first reads `*x` (a check that `x` points to a live block,
+//! whose failure is the access's own valid-deref violation), then reads or writes the
+//! global of `x`'s field. A function with holder parameters is specialised per holder its
+//! calls bind them to (a copy of the function for each other binding; the first keeps the
+//! original), so that every holder parameter names one holder. The allocation havocs the
+//! globals (zeroes them for `calloc`), and `free(x)` sets the pointer globals to NULL, since
+//! what a freed block held keeps nothing reachable. Since `v` only ever holds the one block
+//! of its site (or NULL or garbage), and the block is accessed only through these fields,
+//! every run of the original program is a run of the rewritten one with the same
+//! violations, and back.
+
+use super::ir::{
+    AllocKind, Builtin, Callee, CmpOp, Expr, ExprKind, FuncId, IntTy, Op, Program, Type, VarId,
+    VarInfo, VarKind,
+};
+use super::sra::{Base, Leaf, expand_cfa, leaf_access, leaves};
+use petgraph::algo::kosaraju_scc;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A holder variable: its struct's leaves and the global standing for each field.
+struct Holder {
+    leaves: Vec<Leaf>,
+    fields: Vec<VarId>,
+}
+
+/// Functions with more specialised copies than this leave the program unchanged.
+const MAX_COPIES: usize = 64;
+
+/// One specialised function: the original, and the holder each holder parameter (of the
+/// original) names.
+type Instance = (FuncId, BTreeMap<VarId, VarId>);
+
+/// Rewrites every qualifying heap holder of `prog`.
+pub fn localize(prog: &mut Program) {
+    let (sites, params) = candidates(prog);
+    if sites.is_empty() {
+        return;
+    }
+    let Some(plan) = specialise(prog, &sites, &params) else {
+        return;
+    };
+    let holders = create_fields(prog, &sites);
+    let originals = prog.functions.clone();
+    let mut ids: BTreeMap<Instance, FuncId> = BTreeMap::new();
+    for inst in &plan {
+        let id = if ids.keys().any(|(f, _)| *f == inst.0) {
+            let copy = originals[inst.0.0 as usize].clone();
+            prog.functions.push(copy);
+            FuncId(prog.functions.len() as u32 - 1)
+        } else {
+            inst.0
+        };
+        ids.insert(inst.clone(), id);
+    }
+    let byte = Type::Int(IntTy::CHAR).ptr_to();
+    for v in sites.keys() {
+        prog.vars[v.0 as usize].ty = byte.clone();
+    }
+    for (inst, id) in &ids {
+        let orig = &originals[inst.0.0 as usize];
+        let remap = locals_of(prog, orig, *id, *id != inst.0);
+        for p in inst.1.keys() {
+            prog.vars[remap[p].0 as usize].ty = byte.clone();
+        }
+        let check = new_var(
+            prog,
+            "__holder_check",
+            Type::Int(IntTy::CHAR),
+            VarKind::Local(*id),
+            orig.line,
+        );
+        prog.functions[id.0 as usize].locals.push(check);
+        let rw = Rewrite {
+            prog,
+            holders: &holders,
+            sites: &sites,
+            params: &params,
+            context: &inst.1,
+            remap: &remap,
+            instances: &ids,
+            check,
+        };
+        let cfa = expand_cfa(orig, |op| rw.op(op));
+        prog.functions[id.0 as usize].cfa = cfa;
+    }
+}
+
+/// The specialised functions to build: every function without holder parameters as it is,
+/// then every function with some, once per binding of them that a built function's call
+/// makes. None when there would be too many.
+fn specialise(
+    prog: &Program,
+    sites: &BTreeMap<VarId, Vec<Leaf>>,
+    params: &BTreeMap<VarId, Vec<Leaf>>,
+) -> Option<Vec<Instance>> {
+    let with_params = |f: &FuncId| prog.func(*f).params.iter().any(|p| params.contains_key(p));
+    let all = (0..prog.functions.len()).map(|i| FuncId(i as u32));
+    let mut plan: Vec<Instance> = all
+        .clone()
+        .filter(|f| !with_params(f))
+        .map(|f| (f, BTreeMap::new()))
+        .collect();
+    let mut k = 0;
+    while k < plan.len() {
+        let (f, ctx) = plan[k].clone();
+        k += 1;
+        for e in prog.func(f).cfa.edge_weights() {
+            if let Some(inst) = callee_instance(prog, sites, params, &ctx, &e.op)
+                && !plan.contains(&inst)
+            {
+                plan.push(inst);
+            }
+        }
+        if plan.len() > prog.functions.len() + MAX_COPIES {
+            return None;
+        }
+    }
+    // Functions no built function calls with holders stay as they are (their holder
+    // parameters name nothing), so that their accesses to holder variables are rewritten.
+    for f in all {
+        if !plan.iter().any(|(g, _)| *g == f) {
+            plan.push((f, BTreeMap::new()));
+        }
+    }
+    Some(plan)
+}
+
+/// The instance a call in a function specialised to `ctx` goes to, if its callee has holder
+/// parameters.
+fn callee_instance(
+    prog: &Program,
+    sites: &BTreeMap<VarId, Vec<Leaf>>,
+    params: &BTreeMap<VarId, Vec<Leaf>>,
+    ctx: &BTreeMap<VarId, VarId>,
+    op: &Op,
+) -> Option<Instance> {
+    let Op::Call {
+        callee: Callee::Func(g),
+        args,
+        ..
+    } = op
+    else {
+        return None;
+    };
+    let mut binding = BTreeMap::new();
+    for (p, a) in prog.func(*g).params.iter().zip(args) {
+        if params.contains_key(p) {
+            let x = holder_operand(a).expect("a holder parameter is bound to a holder");
+            let site = if sites.contains_key(&x) {
+                x
+            } else {
+                *ctx.get(&x)?
+            };
+            binding.insert(*p, site);
+        }
+    }
+    (!binding.is_empty()).then_some((*g, binding))
+}
+
+/// The variables of function `id` standing for `orig`'s parameters and locals: the same
+/// ones for the original, fresh copies (made here) for a copy.
+fn locals_of(
+    prog: &mut Program,
+    orig: &super::ir::Function,
+    id: FuncId,
+    copy: bool,
+) -> BTreeMap<VarId, VarId> {
+    let vars: Vec<VarId> = orig.params.iter().chain(&orig.locals).copied().collect();
+    let mut remap = BTreeMap::new();
+    for v in vars {
+        let info = prog.var(v).clone();
+        let x = if copy && info.kind != VarKind::Global {
+            new_var(prog, &info.name, info.ty, VarKind::Local(id), info.line)
+        } else {
+            v
+        };
+        remap.insert(v, x);
+    }
+    if copy {
+        let f = &mut prog.functions[id.0 as usize];
+        f.params = orig.params.iter().map(|p| remap[p]).collect();
+        f.locals = orig.locals.iter().map(|l| remap[l]).collect();
+        f.va_area = orig.va_area.map(|v| remap[&v]);
+    }
+    remap
+}
+
+// ----- which holders qualify -----
+
+/// The holder variables (with their struct's leaves) and the holder parameters.
+fn candidates(prog: &Program) -> (BTreeMap<VarId, Vec<Leaf>>, BTreeMap<VarId, Vec<Leaf>>) {
+    let mut sites = allocation_sites(prog);
+    let mut params = typed_params(prog);
+    loop {
+        let banned = misuses(prog, &sites, &params);
+        if banned.is_empty() {
+            return (sites, params);
+        }
+        sites.retain(|v, _| !banned.contains(v));
+        params.retain(|p, _| !banned.contains(p));
+    }
+}
+
+/// The functions that run at most once per run: the initialiser and the entry, then every
+/// function whose only call (direct, and its address never taken) lies outside loops of a
+/// function that runs at most once.
+fn run_once(prog: &Program) -> BTreeSet<FuncId> {
+    let mut calls: BTreeMap<FuncId, Vec<(FuncId, bool)>> = BTreeMap::new();
+    let mut by_pointer = BTreeSet::new();
+    for (i, f) in prog.functions.iter().enumerate() {
+        let looping = looping_edges(f);
+        for (k, e) in f.cfa.edge_weights().enumerate() {
+            if let Op::Call {
+                callee: Callee::Func(g),
+                ..
+            } = &e.op
+            {
+                calls
+                    .entry(*g)
+                    .or_default()
+                    .push((FuncId(i as u32), looping[k]));
+            }
+            for x in e.op.exprs() {
+                x.visit(&mut |y| {
+                    if let ExprKind::FuncAddr(g) = y.kind {
+                        by_pointer.insert(g);
+                    }
+                });
+            }
+        }
+    }
+    let mut once = BTreeSet::from([prog.init, prog.main]);
+    loop {
+        let before = once.len();
+        for (g, sites) in &calls {
+            if let [(caller, false)] = sites.as_slice()
+                && once.contains(caller)
+                && !by_pointer.contains(g)
+                && *g != prog.main
+            {
+                once.insert(*g);
+            }
+        }
+        if once.len() == before {
+            return once;
+        }
+    }
+}
+
+/// Per edge of `f` (in index order), whether it lies on a cycle of the automaton.
+fn looping_edges(f: &super::ir::Function) -> Vec<bool> {
+    let mut comp = vec![0; f.cfa.node_count()];
+    for (c, nodes) in kosaraju_scc(&f.cfa).into_iter().enumerate() {
+        for n in nodes {
+            comp[n.index()] = c;
+        }
+    }
+    f.cfa
+        .edge_indices()
+        .map(|e| {
+            let (a, b) = f.cfa.edge_endpoints(e).expect("edge of the graph");
+            comp[a.index()] == comp[b.index()]
+        })
+        .collect()
+}
+
+/// Variables assigned a fresh block for a struct of scalar fields exactly once, outside
+/// loops of a function that runs at most once.
+fn allocation_sites(prog: &Program) -> BTreeMap<VarId, Vec<Leaf>> {
+    let once = run_once(prog);
+    let mut count: BTreeMap<VarId, usize> = BTreeMap::new();
+    let mut out = BTreeMap::new();
+    for (i, f) in prog.functions.iter().enumerate() {
+        let looping = looping_edges(f);
+        for (k, e) in f.cfa.edge_weights().enumerate() {
+            let Op::Call {
+                lhs: Some(lhs),
+                callee: Callee::Builtin(Builtin::Alloc(kind)),
+                args,
+            } = &e.op
+            else {
+                continue;
+            };
+            let ExprKind::Var(v) = lhs.kind else { continue };
+            *count.entry(v).or_default() += 1;
+            let Some(Type::Struct(s)) = prog.var(v).ty.pointee() else {
+                continue;
+            };
+            let ty = Type::Struct(*s);
+            let size = match (kind, args.as_slice()) {
+                (AllocKind::Malloc, [n]) => constant(n),
+                (AllocKind::Calloc, [a, b]) => constant(a).zip(constant(b)).map(|(a, b)| a * b),
+                _ => None,
+            };
+            let big_enough = size.is_some_and(|n| n >= prog.size_of(&ty));
+            if big_enough && once.contains(&FuncId(i as u32)) && !looping[k] {
+                if let Some(ls) = leaves(prog, &ty) {
+                    out.insert(v, ls);
+                }
+            }
+        }
+    }
+    out.retain(|v, _| count[v] == 1 && !prog.functions.iter().any(|f| f.params.contains(v)));
+    out
+}
+
+fn constant(e: &Expr) -> Option<u64> {
+    match e.kind {
+        ExprKind::Const(n) => u64::try_from(n).ok(),
+        ExprKind::Cast(ref a) => constant(a),
+        _ => None,
+    }
+}
+
+/// Never-assigned parameters pointing to a struct of scalar fields, of functions called
+/// only directly.
+fn typed_params(prog: &Program) -> BTreeMap<VarId, Vec<Leaf>> {
+    let mut by_pointer = BTreeSet::new();
+    let mut assigned = BTreeSet::new();
+    for f in &prog.functions {
+        for e in f.cfa.edge_weights() {
+            match &e.op {
+                Op::Assign { lhs, .. } | Op::Call { lhs: Some(lhs), .. } => {
+                    if let ExprKind::Var(x) = lhs.kind {
+                        assigned.insert(x);
+                    }
+                }
+                Op::CallPtr { lhs: Some(lhs), .. } => {
+                    if let ExprKind::Var(x) = lhs.kind {
+                        assigned.insert(x);
+                    }
+                }
+                Op::Havoc(x) => {
+                    assigned.insert(*x);
+                }
+                _ => {}
+            }
+            for x in e.op.exprs() {
+                x.visit(&mut |y| {
+                    if let ExprKind::FuncAddr(g) = y.kind {
+                        by_pointer.insert(g);
+                    }
+                });
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (i, f) in prog.functions.iter().enumerate() {
+        let id = FuncId(i as u32);
+        let callable = f.defined && !f.library && id != prog.main && id != prog.init;
+        if !callable || by_pointer.contains(&id) || f.va_area.is_some() {
+            continue;
+        }
+        for p in &f.params {
+            let pointee = prog.var(*p).ty.pointee().cloned();
+            if let Some(ls) = pointee.and_then(|t| leaves(prog, &t))
+                && !assigned.contains(p)
+            {
+                out.insert(*p, ls);
+            }
+        }
+    }
+    out
+}
+
+/// The candidates used other than the module allows.
+fn misuses(
+    prog: &Program,
+    sites: &BTreeMap<VarId, Vec<Leaf>>,
+    params: &BTreeMap<VarId, Vec<Leaf>>,
+) -> BTreeSet<VarId> {
+    let is_holder = |v: VarId| sites.contains_key(&v) || params.contains_key(&v);
+    let mut banned = BTreeSet::new();
+    let scan = |e: &Expr, banned: &mut BTreeSet<VarId>| value_uses(e, &is_holder, banned);
+    for f in &prog.functions {
+        for e in f.cfa.edge_weights() {
+            match &e.op {
+                Op::Call {
+                    lhs,
+                    callee: Callee::Builtin(Builtin::Alloc(_)),
+                    args,
+                } => {
+                    if let Some(l) = lhs
+                        && !matches!(l.kind, ExprKind::Var(v) if sites.contains_key(&v))
+                    {
+                        scan(l, &mut banned);
+                    }
+                    args.iter().for_each(|a| scan(a, &mut banned));
+                }
+                Op::Call {
+                    lhs,
+                    callee: Callee::Builtin(Builtin::Free),
+                    args,
+                } => {
+                    lhs.iter().for_each(|l| scan(l, &mut banned));
+                    for a in args {
+                        if !holder_operand(a).is_some_and(is_holder) {
+                            scan(a, &mut banned);
+                        }
+                    }
+                }
+                Op::Call {
+                    lhs,
+                    callee: Callee::Func(g),
+                    args,
+                } => {
+                    lhs.iter().for_each(|l| scan(l, &mut banned));
+                    let formals = &prog.func(*g).params;
+                    for (i, a) in args.iter().enumerate() {
+                        match formals.get(i).filter(|p| params.contains_key(p)) {
+                            Some(p) if binds(prog, *p, a, &is_holder) => {}
+                            Some(p) => {
+                                banned.insert(*p);
+                                scan(a, &mut banned);
+                            }
+                            None => scan(a, &mut banned),
+                        }
+                    }
+                }
+                Op::Assign { lhs, rhs } if matches!(lhs.kind, ExprKind::Var(v) if is_holder(v)) => {
+                    if !is_null(rhs) {
+                        banned.extend(holder_operand(lhs));
+                    }
+                    scan(rhs, &mut banned);
+                }
+                Op::Assume { cond, .. } if holder_operand(cond).is_some_and(is_holder) => {}
+                op => op.exprs().into_iter().for_each(|x| scan(x, &mut banned)),
+            }
+        }
+    }
+    banned.retain(|v| is_holder(*v));
+    banned
+}
+
+/// Whether `a`, passed to holder parameter `p`, is a holder of `p`'s type.
+fn binds(prog: &Program, p: VarId, a: &Expr, is_holder: &dyn Fn(VarId) -> bool) -> bool {
+    matches!(a.kind, ExprKind::Var(x) if is_holder(x) && prog.var(x).ty == prog.var(p).ty)
+}
+
+/// The variable `e` is, through casts.
+fn holder_operand(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Var(v) => Some(*v),
+        ExprKind::Cast(a) => holder_operand(a),
+        _ => None,
+    }
+}
+
+fn is_null(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(0) => true,
+        ExprKind::Cast(a) => is_null(a),
+        _ => false,
+    }
+}
+
+/// Adds to `banned` every holder occurring in `e` other than as the base of `x->f...`
+/// ending at a scalar or as an operand of a comparison with a constant.
+fn value_uses(e: &Expr, is_holder: &dyn Fn(VarId) -> bool, banned: &mut BTreeSet<VarId>) {
+    if let ExprKind::AddrOf(a) = &e.kind
+        && let Some((Base::Param(x), _)) = leaf_access(a)
+    {
+        // `&x->f` escapes: the rewrite moves the field out of the block.
+        banned.insert(x);
+    }
+    if let Some((Base::Param(x), _)) = leaf_access(e)
+        && is_holder(x)
+    {
+        return;
+    }
+    match &e.kind {
+        ExprKind::Var(v) => {
+            banned.insert(*v);
+        }
+        ExprKind::Cmp(CmpOp::Eq | CmpOp::Ne, a, b)
+            if holder_operand(a).is_some_and(is_holder) && is_null(b)
+                || holder_operand(b).is_some_and(is_holder) && is_null(a) => {}
+        _ => {
+            e.map_children(&mut |c| {
+                value_uses(c, is_holder, banned);
+                c.clone()
+            });
+        }
+    }
+}
+
+// ----- the rewrite -----
+
+/// The fields' globals of the holder variables.
+fn create_fields(
+    prog: &mut Program,
+    sites: &BTreeMap<VarId, Vec<Leaf>>,
+) -> BTreeMap<VarId, Holder> {
+    let mut out = BTreeMap::new();
+    for (v, ls) in sites {
+        let info = prog.var(*v).clone();
+        let fields = ls
+            .iter()
+            .map(|l| {
+                let name = format!("{}->{}", info.name, l.names());
+                let g = new_var(prog, &name, l.ty().clone(), VarKind::Global, info.line);
+                prog.globals.push(g);
+                g
+            })
+            .collect();
+        out.insert(
+            *v,
+            Holder {
+                leaves: ls.clone(),
+                fields,
+            },
+        );
+    }
+    out
+}
+
+fn new_var(prog: &mut Program, name: &str, ty: Type, kind: VarKind, line: u32) -> VarId {
+    let id = VarId(prog.vars.len() as u32);
+    prog.vars.push(VarInfo {
+        name: name.to_string(),
+        ty,
+        kind,
+        line,
+    });
+    id
+}
+
+/// The rewrite of one specialised function's operations.
+struct Rewrite<'a> {
+    prog: &'a Program,
+    holders: &'a BTreeMap<VarId, Holder>,
+    sites: &'a BTreeMap<VarId, Vec<Leaf>>,
+    params: &'a BTreeMap<VarId, Vec<Leaf>>,
+    /// The holder each holder parameter of the original function names.
+    context: &'a BTreeMap<VarId, VarId>,
+    /// The original function's variables to this copy's.
+    remap: &'a BTreeMap<VarId, VarId>,
+    instances: &'a BTreeMap<Instance, FuncId>,
+    /// The function's `char` the checks read into.
+    check: VarId,
+}
+
+impl Rewrite<'_> {
+    /// The checks `op` needs (keyed by the holders they read) and the operations standing
+    /// for it.
+    fn op(&self, op: &Op) -> (BTreeSet<VarId>, Vec<Op>, Vec<Op>) {
+        let accessed = self.accessed(op);
+        let checks = accessed
+            .iter()
+            .map(|x| Op::Assign {
+                lhs: self.var(self.check),
+                rhs: Expr {
+                    kind: ExprKind::Deref(Box::new(self.var(self.local(*x)))),
+                    ty: Type::Int(IntTy::CHAR),
+                },
+            })
+            .collect();
+        let rewritten = match op {
+            Op::Havoc(v) => Op::Havoc(self.local(*v)),
+            Op::Call {
+                lhs,
+                callee: Callee::Func(g),
+                args,
+            } => {
+                let callee = callee_instance(self.prog, self.sites, self.params, self.context, op)
+                    .map_or(*g, |inst| self.instances[&inst]);
+                Op::Call {
+                    lhs: lhs.as_ref().map(|l| self.expr(l)),
+                    callee: Callee::Func(callee),
+                    args: args.iter().map(|a| self.expr(a)).collect(),
+                }
+            }
+            _ => op.map_exprs(&mut |e| self.expr(e)),
+        };
+        let mut body = vec![rewritten];
+        body.extend(self.after(op));
+        (accessed, checks, body)
+    }
+
+    /// This copy's variable for the original's `x`.
+    fn local(&self, x: VarId) -> VarId {
+        *self.remap.get(&x).unwrap_or(&x)
+    }
+
+    /// The holder variable `x` names here (itself, or the one a parameter is bound to).
+    fn holder(&self, x: VarId) -> Option<&Holder> {
+        let site = if self.sites.contains_key(&x) {
+            x
+        } else {
+            *self.context.get(&x)?
+        };
+        self.holders.get(&site)
+    }
+
+    /// The holders whose fields `op` reads or writes.
+    fn accessed(&self, op: &Op) -> BTreeSet<VarId> {
+        let mut out = BTreeSet::new();
+        for e in op.exprs() {
+            e.visit(&mut |x| {
+                if let Some((Base::Param(h), _)) = leaf_access(x)
+                    && self.holder(h).is_some()
+                {
+                    out.insert(h);
+                }
+            });
+        }
+        out
+    }
+
+    /// What follows `op`: the fields of a new holder block become garbage (zero for
+    /// `calloc`); those of a freed one let go of what they pointed to.
+    fn after(&self, op: &Op) -> Vec<Op> {
+        match op {
+            Op::Call {
+                lhs: Some(l),
+                callee: Callee::Builtin(Builtin::Alloc(kind)),
+                ..
+            } => match holder_operand(l).and_then(|v| self.holder(v)) {
+                Some(h) if *kind == AllocKind::Calloc => (h.leaves.iter().zip(&h.fields))
+                    .map(|(l, x)| self.zero(*x, l.ty()))
+                    .collect(),
+                Some(h) => h.fields.iter().map(|x| Op::Havoc(*x)).collect(),
+                None => vec![],
+            },
+            Op::Call {
+                callee: Callee::Builtin(Builtin::Free),
+                args,
+                ..
+            } => match args
+                .first()
+                .and_then(holder_operand)
+                .and_then(|x| self.holder(x))
+            {
+                Some(h) => (h.leaves.iter().zip(&h.fields))
+                    .filter(|(l, _)| matches!(l.ty(), Type::Ptr(_)))
+                    .map(|(l, x)| self.zero(*x, l.ty()))
+                    .collect(),
+                None => vec![],
+            },
+            _ => vec![],
+        }
+    }
+
+    /// `x = 0`.
+    fn zero(&self, x: VarId, ty: &Type) -> Op {
+        Op::Assign {
+            lhs: self.var(x),
+            rhs: Expr {
+                kind: ExprKind::Const(0),
+                ty: ty.clone(),
+            },
+        }
+    }
+
+    fn var(&self, x: VarId) -> Expr {
+        Expr {
+            kind: ExprKind::Var(x),
+            ty: self.prog.var(x).ty.clone(),
+        }
+    }
+
+    /// `e` with field accesses through holders turned into their fields' globals and every
+    /// variable into this copy's.
+    fn expr(&self, e: &Expr) -> Expr {
+        if let Some((Base::Param(x), offsets)) = leaf_access(e)
+            && let Some(h) = self.holder(x)
+        {
+            let i = (h.leaves.iter())
+                .position(|l| l.offsets().eq(offsets.iter().copied()))
+                .expect("a leaf access names one of the struct's leaves");
+            return self.var(h.fields[i]);
+        }
+        match e.kind {
+            ExprKind::Var(x) => Expr {
+                kind: ExprKind::Var(self.local(x)),
+                ty: if self.holder(x).is_some() {
+                    self.prog.var(self.local(x)).ty.clone()
+                } else {
+                    e.ty.clone()
+                },
+            },
+            _ => e.map_children(&mut |c| self.expr(c)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::cfa;
+    use crate::program::frontend::load_source;
+    use crate::program::ir::Program;
+
+    fn ops(p: &Program, name: &str) -> Vec<Vec<String>> {
+        p.functions
+            .iter()
+            .filter(|f| f.name == name && f.defined)
+            .map(|f| f.cfa.edge_weights().map(|e| cfa::op(p, &e.op)).collect())
+            .collect()
+    }
+
+    const TWO: &str = "struct n { struct n *next; }; struct l { struct n *first; int size; };
+        static void push(struct l *h, struct n *x) { x->next = h->first; h->first = x; h->size++; }
+        int main(void) {
+          struct l *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+          if (!a || !b) return 1;
+          struct n x, y; push(a, &x); push(b, &y); free(a); free(b); return 0; }";
+
+    #[test]
+    fn a_heap_holder_keeps_its_fields_in_globals_and_its_functions_are_specialised() {
+        let p = load_source(&format!("#include <stdlib.h>\n{TWO}"));
+        for g in ["a->first", "a->size", "b->first", "b->size"] {
+            let v = p.vars.iter().find(|v| v.name == g);
+            assert!(
+                v.is_some_and(|v| v.kind == crate::program::ir::VarKind::Global),
+                "{g}"
+            );
+        }
+        let copies = ops(&p, "push");
+        assert_eq!(copies.len(), 2, "one copy of push per holder");
+        let firsts: Vec<bool> = copies
+            .iter()
+            .map(|c| c.contains(&"a->first = x".to_string()))
+            .collect();
+        assert_eq!(firsts.iter().filter(|b| **b).count(), 1, "{copies:?}");
+        for c in &copies {
+            assert!(
+                c.contains(&"__holder_check = *h".to_string()),
+                "checks: {c:?}"
+            );
+        }
+        let main = &ops(&p, "main")[0];
+        assert!(
+            main.contains(&"a->first = <uninitialised>".to_string()),
+            "{main:?}"
+        );
+        assert!(
+            main.contains(&"a->first = NULL".to_string()),
+            "free lets go: {main:?}"
+        );
+    }
+
+    #[test]
+    fn a_holder_stored_elsewhere_or_allocated_in_a_loop_stays_a_struct() {
+        let stored = TWO.replace(
+            "free(a); free(b);",
+            "struct l **keep = malloc(sizeof *keep); *keep = a; free(a); free(b);",
+        );
+        let looped = TWO.replace(
+            "struct l *a = malloc(sizeof *a), *b = malloc(sizeof *b);",
+            "struct l *a = 0, *b = malloc(sizeof *b); for (int i = 0; i < 2; i++) a = malloc(sizeof *a);",
+        );
+        for src in [stored, looped] {
+            let p = load_source(&format!("#include <stdlib.h>\n{src}"));
+            assert!(!p.vars.iter().any(|v| v.name == "a->first"), "{src}");
+            assert_eq!(ops(&p, "push").len(), 1);
+        }
+    }
+}
