@@ -310,10 +310,12 @@ fn allocation_sites(prog: &Program) -> BTreeMap<VarId, Vec<Leaf>> {
                 _ => None,
             };
             let big_enough = size.is_some_and(|n| n >= prog.size_of(&ty));
-            if big_enough && once.contains(&FuncId(i as u32)) && !looping[k] {
-                if let Some(ls) = leaves(prog, &ty) {
-                    out.insert(v, ls);
-                }
+            if big_enough
+                && once.contains(&FuncId(i as u32))
+                && !looping[k]
+                && let Some(ls) = leaves(prog, &ty)
+            {
+                out.insert(v, ls);
             }
         }
     }
