@@ -6,7 +6,8 @@
 //!
 //! Consumes a lowered [`Program`] (after [`super::sra`]); produces the same program with
 //! every qualifying holder rewritten. A holder is an allocation `v = malloc(n)` or
-//! `calloc` of a struct of scalar fields (see `sra::leaves`) into a variable `v`, of at
+//! `calloc` of a struct of scalar fields, some of them pointers and none to the struct
+//! itself (see `sra::leaves`), into a variable `v`, of at
 //! least the struct's size, on an edge in no loop of a function that runs at most once per
 //! run (the entry, or a function called from exactly one such place). `v` must occur only
 //! there, in `v = NULL`, in a `Havoc`, as `v->f...` ending at a scalar field, compared with
@@ -30,7 +31,7 @@ use super::ir::{
     AllocKind, Builtin, Callee, CmpOp, Expr, ExprKind, FuncId, IntTy, Op, Program, Type, VarId,
     VarInfo, VarKind,
 };
-use super::sra::{Base, Leaf, expand_cfa, leaf_access, leaves};
+use super::sra::{Base, CallFacts, Leaf, expand_cfa, leaf_access};
 use petgraph::algo::kosaraju_scc;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -223,7 +224,7 @@ fn candidates(prog: &Program) -> (BTreeMap<VarId, Vec<Leaf>>, BTreeMap<VarId, Ve
 /// function that runs at most once.
 fn run_once(prog: &Program) -> BTreeSet<FuncId> {
     let mut calls: BTreeMap<FuncId, Vec<(FuncId, bool)>> = BTreeMap::new();
-    let mut by_pointer = BTreeSet::new();
+    let by_pointer = CallFacts::of(prog).by_pointer;
     for (i, f) in prog.functions.iter().enumerate() {
         let looping = looping_edges(f);
         for (k, e) in f.cfa.edge_weights().enumerate() {
@@ -236,13 +237,6 @@ fn run_once(prog: &Program) -> BTreeSet<FuncId> {
                     .entry(*g)
                     .or_default()
                     .push((FuncId(i as u32), looping[k]));
-            }
-            for x in e.op.exprs() {
-                x.visit(&mut |y| {
-                    if let ExprKind::FuncAddr(g) = y.kind {
-                        by_pointer.insert(g);
-                    }
-                });
             }
         }
     }
@@ -323,6 +317,14 @@ fn allocation_sites(prog: &Program) -> BTreeMap<VarId, Vec<Leaf>> {
     out
 }
 
+/// The leaves of a holder struct: a struct of scalar fields (see `sra::leaves`), some of
+/// them pointers, none to the struct itself (a node of a list is no holder).
+fn leaves(prog: &Program, ty: &Type) -> Option<Vec<Leaf>> {
+    let ls = super::sra::leaves(prog, ty)?;
+    let pointers: Vec<&Type> = ls.iter().filter_map(|l| l.ty().pointee()).collect();
+    (!pointers.is_empty() && pointers.iter().all(|t| *t != ty)).then_some(ls)
+}
+
 fn constant(e: &Expr) -> Option<u64> {
     match e.kind {
         ExprKind::Const(n) => u64::try_from(n).ok(),
@@ -334,49 +336,11 @@ fn constant(e: &Expr) -> Option<u64> {
 /// Never-assigned parameters pointing to a struct of scalar fields, of functions called
 /// only directly.
 fn typed_params(prog: &Program) -> BTreeMap<VarId, Vec<Leaf>> {
-    let mut by_pointer = BTreeSet::new();
-    let mut assigned = BTreeSet::new();
-    for f in &prog.functions {
-        for e in f.cfa.edge_weights() {
-            match &e.op {
-                Op::Assign { lhs, .. } | Op::Call { lhs: Some(lhs), .. } => {
-                    if let ExprKind::Var(x) = lhs.kind {
-                        assigned.insert(x);
-                    }
-                }
-                Op::CallPtr { lhs: Some(lhs), .. } => {
-                    if let ExprKind::Var(x) = lhs.kind {
-                        assigned.insert(x);
-                    }
-                }
-                Op::Havoc(x) => {
-                    assigned.insert(*x);
-                }
-                _ => {}
-            }
-            for x in e.op.exprs() {
-                x.visit(&mut |y| {
-                    if let ExprKind::FuncAddr(g) = y.kind {
-                        by_pointer.insert(g);
-                    }
-                });
-            }
-        }
-    }
     let mut out = BTreeMap::new();
-    for (i, f) in prog.functions.iter().enumerate() {
-        let id = FuncId(i as u32);
-        let callable = f.defined && !f.library && id != prog.main && id != prog.init;
-        if !callable || by_pointer.contains(&id) || f.va_area.is_some() {
-            continue;
-        }
-        for p in &f.params {
-            let pointee = prog.var(*p).ty.pointee().cloned();
-            if let Some(ls) = pointee.and_then(|t| leaves(prog, &t))
-                && !assigned.contains(p)
-            {
-                out.insert(*p, ls);
-            }
+    for p in CallFacts::of(prog).by_reference_params(prog) {
+        let pointee = prog.var(p).ty.pointee().cloned();
+        if let Some(ls) = pointee.and_then(|t| leaves(prog, &t)) {
+            out.insert(p, ls);
         }
     }
     out

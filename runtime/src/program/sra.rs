@@ -152,30 +152,11 @@ fn candidates(prog: &Program) -> Candidates {
 fn typed_candidates(prog: &Program) -> Candidates {
     let mut params: BTreeSet<VarId> = BTreeSet::new();
     let mut eligible: BTreeSet<VarId> = BTreeSet::new();
-    let mut by_pointer: BTreeSet<FuncId> = BTreeSet::new();
-    let mut assigned: BTreeSet<VarId> = BTreeSet::new();
+    let facts = CallFacts::of(prog);
     for f in &prog.functions {
-        for e in f.cfa.edge_weights() {
-            if let Some(ExprKind::Var(x)) = assigned_var(&e.op) {
-                assigned.insert(*x);
-            }
-            for x in e.op.exprs() {
-                x.visit(&mut |y| {
-                    if let ExprKind::FuncAddr(g) = y.kind {
-                        by_pointer.insert(g);
-                    }
-                });
-            }
-        }
-    }
-    for (i, f) in prog.functions.iter().enumerate() {
-        let id = FuncId(i as u32);
         params.extend(f.params.iter().chain(f.va_area.iter()).copied());
-        let callable = f.defined && !f.library && id != prog.main && id != prog.init;
-        if callable && !by_pointer.contains(&id) && f.va_area.is_none() {
-            eligible.extend(f.params.iter().copied());
-        }
     }
+    eligible.extend(facts.by_reference_params(prog));
     let mut out = Candidates::default();
     for (i, v) in prog.vars.iter().enumerate() {
         let id = VarId(i as u32);
@@ -184,13 +165,78 @@ fn typed_candidates(prog: &Program) -> Candidates {
                 out.vars.insert(id, ls);
             }
         } else if eligible.contains(&id)
-            && !assigned.contains(&id)
             && let Some(ls) = v.ty.pointee().and_then(|t| leaves(prog, t))
         {
             out.params.insert(id, ls);
         }
     }
     out
+}
+
+/// Which functions are called directly or have their address taken, and which variables
+/// some operation assigns.
+pub(super) struct CallFacts {
+    pub(super) by_pointer: BTreeSet<FuncId>,
+    called: BTreeSet<FuncId>,
+    assigned: BTreeSet<VarId>,
+}
+
+impl CallFacts {
+    pub(super) fn of(prog: &Program) -> CallFacts {
+        let mut facts = CallFacts {
+            by_pointer: BTreeSet::new(),
+            called: BTreeSet::new(),
+            assigned: BTreeSet::new(),
+        };
+        for f in &prog.functions {
+            for e in f.cfa.edge_weights() {
+                match &e.op {
+                    Op::Havoc(x) => {
+                        facts.assigned.insert(*x);
+                    }
+                    op => {
+                        if let Some(ExprKind::Var(x)) = assigned_var(op) {
+                            facts.assigned.insert(*x);
+                        }
+                    }
+                }
+                if let Op::Call {
+                    callee: Callee::Func(g),
+                    ..
+                } = &e.op
+                {
+                    facts.called.insert(*g);
+                }
+                for x in e.op.exprs() {
+                    x.visit(&mut |y| {
+                        if let ExprKind::FuncAddr(g) = y.kind {
+                            facts.by_pointer.insert(g);
+                        }
+                    });
+                }
+            }
+        }
+        facts
+    }
+
+    /// The never-assigned parameters of the functions that could take a struct by
+    /// reference: defined, not from the library, not the entry or the initialiser, called
+    /// directly and never through a pointer, not variadic.
+    pub(super) fn by_reference_params(&self, prog: &Program) -> Vec<VarId> {
+        let mut out = vec![];
+        for (i, f) in prog.functions.iter().enumerate() {
+            let id = FuncId(i as u32);
+            let callable = f.defined && !f.library && id != prog.main && id != prog.init;
+            if callable
+                && self.called.contains(&id)
+                && !self.by_pointer.contains(&id)
+                && f.va_area.is_none()
+            {
+                out.extend(f.params.iter().filter(|p| !self.assigned.contains(p)));
+            }
+        }
+        out
+    }
 }
 
 fn assigned_var(op: &Op) -> Option<&ExprKind> {
