@@ -50,14 +50,14 @@ type Instance = (FuncId, BTreeMap<VarId, VarId>);
 
 /// Rewrites every qualifying heap holder of `prog`.
 pub fn localize(prog: &mut Program) {
-    let (sites, params) = candidates(prog);
-    if sites.is_empty() {
+    let c = candidates(prog);
+    if c.sites.is_empty() {
         return;
     }
-    let Some(plan) = specialise(prog, &sites, &params) else {
+    let Some(plan) = specialise(prog, &c) else {
         return;
     };
-    let holders = create_fields(prog, &sites);
+    let holders = create_fields(prog, &c.sites);
     let originals = prog.functions.clone();
     let mut ids: BTreeMap<Instance, FuncId> = BTreeMap::new();
     for inst in &plan {
@@ -71,7 +71,7 @@ pub fn localize(prog: &mut Program) {
         ids.insert(inst.clone(), id);
     }
     let byte = Type::Int(IntTy::CHAR).ptr_to();
-    for v in sites.keys() {
+    for v in c.sites.keys().chain(c.aliases.keys()) {
         prog.vars[v.0 as usize].ty = byte.clone();
     }
     for (inst, id) in &ids {
@@ -91,8 +91,7 @@ pub fn localize(prog: &mut Program) {
         let rw = Rewrite {
             prog,
             holders: &holders,
-            sites: &sites,
-            params: &params,
+            cands: &c,
             context: &inst.1,
             remap: &remap,
             instances: &ids,
@@ -106,12 +105,13 @@ pub fn localize(prog: &mut Program) {
 /// The specialised functions to build: every function without holder parameters as it is,
 /// then every function with some, once per binding of them that a built function's call
 /// makes. None when there would be too many.
-fn specialise(
-    prog: &Program,
-    sites: &BTreeMap<VarId, Vec<Leaf>>,
-    params: &BTreeMap<VarId, Vec<Leaf>>,
-) -> Option<Vec<Instance>> {
-    let with_params = |f: &FuncId| prog.func(*f).params.iter().any(|p| params.contains_key(p));
+fn specialise(prog: &Program, c: &Cands) -> Option<Vec<Instance>> {
+    let with_params = |f: &FuncId| {
+        prog.func(*f)
+            .params
+            .iter()
+            .any(|p| c.params.contains_key(p))
+    };
     let all = (0..prog.functions.len()).map(|i| FuncId(i as u32));
     let mut plan: Vec<Instance> = all
         .clone()
@@ -123,7 +123,7 @@ fn specialise(
         let (f, ctx) = plan[k].clone();
         k += 1;
         for e in prog.func(f).cfa.edge_weights() {
-            if let Some(inst) = callee_instance(prog, sites, params, &ctx, &e.op)
+            if let Some(inst) = callee_instance(prog, c, &ctx, &e.op)
                 && !plan.contains(&inst)
             {
                 plan.push(inst);
@@ -147,8 +147,7 @@ fn specialise(
 /// parameters.
 fn callee_instance(
     prog: &Program,
-    sites: &BTreeMap<VarId, Vec<Leaf>>,
-    params: &BTreeMap<VarId, Vec<Leaf>>,
+    c: &Cands,
     ctx: &BTreeMap<VarId, VarId>,
     op: &Op,
 ) -> Option<Instance> {
@@ -162,13 +161,9 @@ fn callee_instance(
     };
     let mut binding = BTreeMap::new();
     for (p, a) in prog.func(*g).params.iter().zip(args) {
-        if params.contains_key(p) {
+        if c.params.contains_key(p) {
             let x = holder_operand(a).expect("a holder parameter is bound to a holder");
-            let site = if sites.contains_key(&x) {
-                x
-            } else {
-                *ctx.get(&x)?
-            };
+            let site = c.site(x).or_else(|| ctx.get(&x).copied())?;
             binding.insert(*p, site);
         }
     }
@@ -205,17 +200,134 @@ fn locals_of(
 
 // ----- which holders qualify -----
 
-/// The holder variables (with their struct's leaves) and the holder parameters.
-fn candidates(prog: &Program) -> (BTreeMap<VarId, Vec<Leaf>>, BTreeMap<VarId, Vec<Leaf>>) {
-    let mut sites = allocation_sites(prog);
-    let mut params = typed_params(prog);
-    loop {
-        let banned = misuses(prog, &sites, &params);
-        if banned.is_empty() {
-            return (sites, params);
+/// The holders: variables assigned a holder block (with the struct's leaves), variables
+/// assigned a holder by the one call of a function that returns it (with that block's
+/// variable), and parameters (with the struct's leaves).
+#[derive(Default)]
+struct Cands {
+    sites: BTreeMap<VarId, Vec<Leaf>>,
+    aliases: BTreeMap<VarId, VarId>,
+    params: BTreeMap<VarId, Vec<Leaf>>,
+}
+
+impl Cands {
+    fn is_holder(&self, x: VarId) -> bool {
+        self.site(x).is_some() || self.params.contains_key(&x)
+    }
+
+    /// The block variable a holder variable names.
+    fn site(&self, x: VarId) -> Option<VarId> {
+        if self.sites.contains_key(&x) {
+            Some(x)
+        } else {
+            self.aliases.get(&x).copied()
         }
-        sites.retain(|v, _| !banned.contains(v));
-        params.retain(|p, _| !banned.contains(p));
+    }
+}
+
+/// The holders of `prog`: the candidates by their definitions, less those used otherwise,
+/// until no more are dropped.
+fn candidates(prog: &Program) -> Cands {
+    let defs = definitions(prog);
+    let mut c = Cands {
+        sites: allocation_sites(prog, &defs),
+        aliases: BTreeMap::new(),
+        params: typed_params(prog),
+    };
+    loop {
+        c.aliases = aliases(prog, &c.sites, &defs);
+        let banned = misuses(prog, &c);
+        if banned.is_empty() {
+            return c;
+        }
+        c.sites.retain(|v, _| !banned.contains(v));
+        c.params.retain(|p, _| !banned.contains(p));
+    }
+}
+
+/// Per variable, the edges that define it other than by NULL or a `Havoc`: allocations and
+/// calls storing into it (function, edge index); an assignment of anything else counts as
+/// two, so that such a variable is never a holder.
+fn definitions(prog: &Program) -> BTreeMap<VarId, Vec<(FuncId, usize)>> {
+    let mut out: BTreeMap<VarId, Vec<(FuncId, usize)>> = BTreeMap::new();
+    for (i, f) in prog.functions.iter().enumerate() {
+        for (k, e) in f.cfa.edge_weights().enumerate() {
+            let (lhs, twice) = match &e.op {
+                Op::Call { lhs: Some(l), .. } | Op::CallPtr { lhs: Some(l), .. } => (l, false),
+                Op::Assign { lhs, rhs } if !is_null(rhs) => (lhs, true),
+                _ => continue,
+            };
+            if let ExprKind::Var(v) = lhs.kind {
+                let d = out.entry(v).or_default();
+                d.push((FuncId(i as u32), k));
+                if twice {
+                    d.push((FuncId(i as u32), k));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Functions that return one holder block: every `return e` returns NULL or a holder
+/// variable of the same block, and one does.
+fn returning(prog: &Program, site: &dyn Fn(VarId) -> Option<VarId>) -> BTreeMap<FuncId, VarId> {
+    let mut out = BTreeMap::new();
+    for (i, f) in prog.functions.iter().enumerate() {
+        let mut block = None;
+        let mut ok = f.defined;
+        for e in f.cfa.edge_weights() {
+            if let Op::Return(Some(r)) = &e.op {
+                match holder_operand(r).and_then(site) {
+                    Some(b) if block.is_none_or(|x| x == b) => block = Some(b),
+                    _ if is_null(r) => {}
+                    _ => ok = false,
+                }
+            }
+        }
+        if let (true, Some(b)) = (ok, block) {
+            out.insert(FuncId(i as u32), b);
+        }
+    }
+    out
+}
+
+/// Variables defined once, by a call of a function returning a holder block, of that
+/// block's type: they name the block.
+fn aliases(
+    prog: &Program,
+    sites: &BTreeMap<VarId, Vec<Leaf>>,
+    defs: &BTreeMap<VarId, Vec<(FuncId, usize)>>,
+) -> BTreeMap<VarId, VarId> {
+    let mut out: BTreeMap<VarId, VarId> = BTreeMap::new();
+    loop {
+        let site = |x: VarId| {
+            if sites.contains_key(&x) {
+                Some(x)
+            } else {
+                out.get(&x).copied()
+            }
+        };
+        let returns = returning(prog, &site);
+        let mut next = BTreeMap::new();
+        for (w, d) in defs {
+            let [(f, k)] = d.as_slice() else { continue };
+            let e = prog.func(*f).cfa.edge_weights().nth(*k).expect("edge");
+            if let Op::Call {
+                callee: Callee::Func(g),
+                ..
+            } = &e.op
+                && let Some(b) = returns.get(g)
+                && prog.var(*w).ty == prog.var(*b).ty
+                && !sites.contains_key(w)
+            {
+                next.insert(*w, *b);
+            }
+        }
+        if next == out {
+            return out;
+        }
+        out = next;
     }
 }
 
@@ -275,45 +387,108 @@ fn looping_edges(f: &super::ir::Function) -> Vec<bool> {
         .collect()
 }
 
-/// Variables assigned a fresh block for a struct of scalar fields exactly once, outside
-/// loops of a function that runs at most once.
-fn allocation_sites(prog: &Program) -> BTreeMap<VarId, Vec<Leaf>> {
+/// Variables assigned a fresh block for a holder struct exactly once, by an allocation or
+/// a call of an allocating function, outside loops of a function that runs at most once.
+fn allocation_sites(
+    prog: &Program,
+    defs: &BTreeMap<VarId, Vec<(FuncId, usize)>>,
+) -> BTreeMap<VarId, Vec<Leaf>> {
     let once = run_once(prog);
-    let mut count: BTreeMap<VarId, usize> = BTreeMap::new();
+    let wrappers = allocators(prog);
+    let params: BTreeSet<VarId> = prog
+        .functions
+        .iter()
+        .flat_map(|f| f.params.clone())
+        .collect();
     let mut out = BTreeMap::new();
-    for (i, f) in prog.functions.iter().enumerate() {
-        let looping = looping_edges(f);
-        for (k, e) in f.cfa.edge_weights().enumerate() {
-            let Op::Call {
-                lhs: Some(lhs),
+    for (v, d) in defs {
+        let [(f, k)] = d.as_slice() else { continue };
+        let Some(Type::Struct(s)) = prog.var(*v).ty.pointee() else {
+            continue;
+        };
+        let ty = Type::Struct(*s);
+        let e = prog.func(*f).cfa.edge_weights().nth(*k).expect("edge");
+        let size = match &e.op {
+            Op::Call {
                 callee: Callee::Builtin(Builtin::Alloc(kind)),
                 args,
-            } = &e.op
-            else {
-                continue;
-            };
-            let ExprKind::Var(v) = lhs.kind else { continue };
-            *count.entry(v).or_default() += 1;
-            let Some(Type::Struct(s)) = prog.var(v).ty.pointee() else {
-                continue;
-            };
-            let ty = Type::Struct(*s);
-            let size = match (kind, args.as_slice()) {
+                ..
+            } => match (kind, args.as_slice()) {
                 (AllocKind::Malloc, [n]) => constant(n),
                 (AllocKind::Calloc, [a, b]) => constant(a).zip(constant(b)).map(|(a, b)| a * b),
                 _ => None,
-            };
-            let big_enough = size.is_some_and(|n| n >= prog.size_of(&ty));
-            if big_enough
-                && once.contains(&FuncId(i as u32))
-                && !looping[k]
-                && let Some(ls) = leaves(prog, &ty)
-            {
-                out.insert(v, ls);
-            }
+            },
+            Op::Call {
+                callee: Callee::Func(g),
+                args,
+                ..
+            } => wrappers.get(g).and_then(|i| constant(args.get(*i)?)),
+            _ => None,
+        };
+        let big_enough = size.is_some_and(|n| n >= prog.size_of(&ty));
+        if big_enough
+            && once.contains(f)
+            && !looping_edges(prog.func(*f))[*k]
+            && !params.contains(v)
+            && let Some(ls) = leaves(prog, &ty)
+        {
+            out.insert(*v, ls);
         }
     }
-    out.retain(|v, _| count[v] == 1 && !prog.functions.iter().any(|f| f.params.contains(v)));
+    out
+}
+
+/// Functions that return a fresh block of the size their `i`-th parameter gives
+/// (`safe_malloc(size)`): one `p = malloc(s)` of a never-assigned parameter `s`, every
+/// `return` returns `p`, and `p` is otherwise only tested or compared with a constant.
+fn allocators(prog: &Program) -> BTreeMap<FuncId, usize> {
+    let facts = CallFacts::of(prog);
+    let unassigned: BTreeSet<VarId> = facts.by_reference_params(prog).into_iter().collect();
+    let mut out = BTreeMap::new();
+    for (i, f) in prog.functions.iter().enumerate() {
+        let mut allocs = vec![];
+        for e in f.cfa.edge_weights() {
+            if let Op::Call {
+                lhs: Some(l),
+                callee: Callee::Builtin(Builtin::Alloc(AllocKind::Malloc)),
+                args,
+            } = &e.op
+                && let (ExprKind::Var(p), [n]) = (&l.kind, args.as_slice())
+            {
+                allocs.push((*p, holder_operand(n)));
+            }
+        }
+        let [(p, Some(s))] = allocs.as_slice() else {
+            continue;
+        };
+        let Some(at) = f.params.iter().position(|x| x == s) else {
+            continue;
+        };
+        let only_p = |x: VarId| x == *p;
+        let mut ok = unassigned.contains(s) && f.locals.contains(p);
+        for e in f.cfa.edge_weights() {
+            let mut banned = BTreeSet::new();
+            match &e.op {
+                Op::Return(Some(r)) => ok &= holder_operand(r) == Some(*p),
+                Op::Assume { cond, .. } if holder_operand(cond) == Some(*p) => {}
+                Op::Call {
+                    callee: Callee::Builtin(Builtin::Alloc(_)),
+                    args,
+                    ..
+                } => args
+                    .iter()
+                    .for_each(|a| value_uses(a, &only_p, &mut banned)),
+                op => op
+                    .exprs()
+                    .into_iter()
+                    .for_each(|x| value_uses(x, &only_p, &mut banned)),
+            }
+            ok &= !banned.contains(p);
+        }
+        if ok {
+            out.insert(FuncId(i as u32), at);
+        }
+    }
     out
 }
 
@@ -347,12 +522,10 @@ fn typed_params(prog: &Program) -> BTreeMap<VarId, Vec<Leaf>> {
 }
 
 /// The candidates used other than the module allows.
-fn misuses(
-    prog: &Program,
-    sites: &BTreeMap<VarId, Vec<Leaf>>,
-    params: &BTreeMap<VarId, Vec<Leaf>>,
-) -> BTreeSet<VarId> {
-    let is_holder = |v: VarId| sites.contains_key(&v) || params.contains_key(&v);
+fn misuses(prog: &Program, c: &Cands) -> BTreeSet<VarId> {
+    let is_holder = |v: VarId| c.is_holder(v);
+    let defined_here = |l: &Expr| matches!(l.kind, ExprKind::Var(v) if c.site(v).is_some());
+    let returns = returning(prog, &|x| c.site(x));
     let mut banned = BTreeSet::new();
     let scan = |e: &Expr, banned: &mut BTreeSet<VarId>| value_uses(e, &is_holder, banned);
     for f in &prog.functions {
@@ -363,11 +536,9 @@ fn misuses(
                     callee: Callee::Builtin(Builtin::Alloc(_)),
                     args,
                 } => {
-                    if let Some(l) = lhs
-                        && !matches!(l.kind, ExprKind::Var(v) if sites.contains_key(&v))
-                    {
-                        scan(l, &mut banned);
-                    }
+                    lhs.iter()
+                        .filter(|l| !defined_here(l))
+                        .for_each(|l| scan(l, &mut banned));
                     args.iter().for_each(|a| scan(a, &mut banned));
                 }
                 Op::Call {
@@ -387,10 +558,21 @@ fn misuses(
                     callee: Callee::Func(g),
                     args,
                 } => {
-                    lhs.iter().for_each(|l| scan(l, &mut banned));
+                    // A holder variable's one definition, or a returned holder kept (or
+                    // dropped) by its caller.
+                    match lhs {
+                        Some(l) if defined_here(l) => {}
+                        Some(l) => {
+                            scan(l, &mut banned);
+                            if let Some(b) = returns.get(g) {
+                                banned.insert(*b);
+                            }
+                        }
+                        None => {}
+                    }
                     let formals = &prog.func(*g).params;
                     for (i, a) in args.iter().enumerate() {
-                        match formals.get(i).filter(|p| params.contains_key(p)) {
+                        match formals.get(i).filter(|p| c.params.contains_key(p)) {
                             Some(p) if binds(prog, *p, a, &is_holder) => {}
                             Some(p) => {
                                 banned.insert(*p);
@@ -400,6 +582,7 @@ fn misuses(
                         }
                     }
                 }
+                Op::Return(Some(r)) if holder_operand(r).is_some_and(|x| c.site(x).is_some()) => {}
                 Op::Assign { lhs, rhs } if matches!(lhs.kind, ExprKind::Var(v) if is_holder(v)) => {
                     if !is_null(rhs) {
                         banned.extend(holder_operand(lhs));
@@ -411,7 +594,21 @@ fn misuses(
             }
         }
     }
+    // A holder returned by a function whose returns are not all of one block escapes.
+    for (i, f) in prog.functions.iter().enumerate() {
+        if returns.contains_key(&FuncId(i as u32)) {
+            continue;
+        }
+        for e in f.cfa.edge_weights() {
+            if let Op::Return(Some(r)) = &e.op {
+                banned.extend(holder_operand(r).filter(|x| c.site(*x).is_some()));
+            }
+        }
+    }
     banned.retain(|v| is_holder(*v));
+    // Dropping a block variable drops the variables naming it.
+    let blocks: Vec<VarId> = banned.iter().filter_map(|v| c.site(*v)).collect();
+    banned.extend(blocks);
     banned
 }
 
@@ -512,8 +709,7 @@ fn new_var(prog: &mut Program, name: &str, ty: Type, kind: VarKind, line: u32) -
 struct Rewrite<'a> {
     prog: &'a Program,
     holders: &'a BTreeMap<VarId, Holder>,
-    sites: &'a BTreeMap<VarId, Vec<Leaf>>,
-    params: &'a BTreeMap<VarId, Vec<Leaf>>,
+    cands: &'a Cands,
     /// The holder each holder parameter of the original function names.
     context: &'a BTreeMap<VarId, VarId>,
     /// The original function's variables to this copy's.
@@ -545,7 +741,7 @@ impl Rewrite<'_> {
                 callee: Callee::Func(g),
                 args,
             } => {
-                let callee = callee_instance(self.prog, self.sites, self.params, self.context, op)
+                let callee = callee_instance(self.prog, self.cands, self.context, op)
                     .map_or(*g, |inst| self.instances[&inst]);
                 Op::Call {
                     lhs: lhs.as_ref().map(|l| self.expr(l)),
@@ -567,11 +763,10 @@ impl Rewrite<'_> {
 
     /// The holder variable `x` names here (itself, or the one a parameter is bound to).
     fn holder(&self, x: VarId) -> Option<&Holder> {
-        let site = if self.sites.contains_key(&x) {
-            x
-        } else {
-            *self.context.get(&x)?
-        };
+        let site = self
+            .cands
+            .site(x)
+            .or_else(|| self.context.get(&x).copied())?;
         self.holders.get(&site)
     }
 
@@ -603,6 +798,19 @@ impl Rewrite<'_> {
                     .map(|(l, x)| self.zero(*x, l.ty()))
                     .collect(),
                 Some(h) => h.fields.iter().map(|x| Op::Havoc(*x)).collect(),
+                None => vec![],
+            },
+            // A block variable's one definition by an allocating function.
+            Op::Call {
+                lhs: Some(l),
+                callee: Callee::Func(_),
+                ..
+            } => match holder_operand(l).filter(|v| self.cands.sites.contains_key(v)) {
+                Some(v) => self.holders[&v]
+                    .fields
+                    .iter()
+                    .map(|x| Op::Havoc(*x))
+                    .collect(),
                 None => vec![],
             },
             Op::Call {
@@ -737,5 +945,35 @@ mod tests {
             assert!(!p.vars.iter().any(|v| v.name == "a->first"), "{src}");
             assert_eq!(ops(&p, "push").len(), 1);
         }
+    }
+
+    #[test]
+    fn a_holder_made_by_a_constructor_through_an_allocating_wrapper_is_a_holder() {
+        let src = "#include <stdlib.h>
+            struct n { struct n *next; }; struct l { struct n *first; };
+            void *xmalloc(size_t s) { void *p = malloc(s); if (!p) abort(); return p; }
+            static struct l *make(void) { struct l *h = xmalloc(sizeof *h); h->first = 0; return h; }
+            int main(void) { struct l *a = make(); struct n *x = xmalloc(sizeof *x);
+                             x->next = a->first; a->first = x; free(x); free(a); return 0; }";
+        let p = load_source(src);
+        assert!(p.vars.iter().any(|v| v.name == "h->first"));
+        let main = &ops(&p, "main")[0];
+        assert!(main.contains(&"h->first = x".to_string()), "{main:?}");
+        assert!(
+            main.contains(&"__holder_check = *a".to_string()),
+            "{main:?}"
+        );
+        let make = &ops(&p, "make")[0];
+        assert!(
+            make.contains(&"h->first = <uninitialised>".to_string()),
+            "{make:?}"
+        );
+        // A second constructor call would make a second block: no holder.
+        let twice = src.replace(
+            "struct l *a = make();",
+            "struct l *a = make(); struct l *b = make(); free(b);",
+        );
+        let p = load_source(&twice);
+        assert!(!p.vars.iter().any(|v| v.name == "h->first"));
     }
 }
