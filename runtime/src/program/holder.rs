@@ -5,19 +5,23 @@
 //! block itself stays, as a block of bytes, for what its lifetime means to the properties.
 //!
 //! Consumes a lowered [`Program`] (after [`super::sra`]); produces the same program with
-//! every qualifying holder rewritten. A holder is an allocation `v = malloc(n)` or
-//! `calloc` of a struct of scalar fields, some of them pointers and none to the struct
-//! itself (see `sra::leaves`), into a variable `v`, of at
-//! least the struct's size, on an edge in no loop of a function that runs at most once per
-//! run (the entry, or a function called from exactly one such place). `v` must occur only
-//! there, in `v = NULL`, in a `Havoc`, as `v->f...` ending at a scalar field, compared with
-//! a constant or tested as a condition, freed, or passed to a holder parameter: a never
-//! assigned parameter of a function called only directly that occurs only in the same ways
-//! and to which every call passes a holder variable or parameter of the same struct.
+//! every qualifying holder rewritten. A holder block is a fresh block of at least the size
+//! of a struct of scalar fields, some of them pointers and none to the struct itself (see
+//! `sra::leaves`), assigned to a variable `v` by `malloc`, `calloc` or an allocating
+//! wrapper (`safe_malloc(n)`: one `p = malloc(n)`, `p` only tested and returned), on an
+//! edge in no loop of a function that runs at most once per run (the entry, or a function
+//! called from exactly one such place). A variable defined once, by the call of a function
+//! whose returns return that block or NULL (a constructor), names the block too. Holder
+//! variables must occur only in their definition, in `v = NULL`, in a `Havoc`, as
+//! `v->f...` ending at a scalar field, compared with a constant or tested as a condition,
+//! freed, returned by a constructor, or passed to a holder parameter: a never assigned
+//! parameter of a function called only directly that occurs only in the same ways and to
+//! which every call passes a holder of the same struct.
 //!
 //! The rewrite: `v` and the holder parameters become `char *` (the block is a plain block
-//! of bytes); each access `x->f` first reads `*x` (a check that `x` points to a live block,
-//! whose failure is the access's own valid-deref violation), then reads or writes the
+//! of bytes); each access `x->f` first writes `*x = 0` (a check that `x` points to a live
+//! block, whose failure is the access's own valid-deref violation; a write, since reading
+//! the uninitialised block would make up an input), then reads or writes the
 //! global of `x`'s field. A function with holder parameters is specialised per holder its
 //! calls bind them to (a copy of the function for each other binding; the first keeps the
 //! original), so that every holder parameter names one holder. The allocation havocs the
@@ -80,14 +84,6 @@ pub fn localize(prog: &mut Program) {
         for p in inst.1.keys() {
             prog.vars[remap[p].0 as usize].ty = byte.clone();
         }
-        let check = new_var(
-            prog,
-            "__holder_check",
-            Type::Int(IntTy::CHAR),
-            VarKind::Local(*id),
-            orig.line,
-        );
-        prog.functions[id.0 as usize].locals.push(check);
         let rw = Rewrite {
             prog,
             holders: &holders,
@@ -95,7 +91,6 @@ pub fn localize(prog: &mut Program) {
             context: &inst.1,
             remap: &remap,
             instances: &ids,
-            check,
         };
         let cfa = expand_cfa(orig, |op| rw.op(op));
         prog.functions[id.0 as usize].cfa = cfa;
@@ -715,21 +710,22 @@ struct Rewrite<'a> {
     /// The original function's variables to this copy's.
     remap: &'a BTreeMap<VarId, VarId>,
     instances: &'a BTreeMap<Instance, FuncId>,
-    /// The function's `char` the checks read into.
-    check: VarId,
 }
 
 impl Rewrite<'_> {
-    /// The checks `op` needs (keyed by the holders they read) and the operations standing
-    /// for it.
+    /// The checks `op` needs (keyed by the holders whose blocks they write) and the
+    /// operations standing for it.
     fn op(&self, op: &Op) -> (BTreeSet<VarId>, Vec<Op>, Vec<Op>) {
         let accessed = self.accessed(op);
         let checks = accessed
             .iter()
             .map(|x| Op::Assign {
-                lhs: self.var(self.check),
-                rhs: Expr {
+                lhs: Expr {
                     kind: ExprKind::Deref(Box::new(self.var(self.local(*x)))),
+                    ty: Type::Int(IntTy::CHAR),
+                },
+                rhs: Expr {
+                    kind: ExprKind::Const(0),
                     ty: Type::Int(IntTy::CHAR),
                 },
             })
@@ -914,10 +910,7 @@ mod tests {
             .collect();
         assert_eq!(firsts.iter().filter(|b| **b).count(), 1, "{copies:?}");
         for c in &copies {
-            assert!(
-                c.contains(&"__holder_check = *h".to_string()),
-                "checks: {c:?}"
-            );
+            assert!(c.contains(&"*h = 0".to_string()), "checks: {c:?}");
         }
         let main = &ops(&p, "main")[0];
         assert!(
@@ -959,10 +952,7 @@ mod tests {
         assert!(p.vars.iter().any(|v| v.name == "h->first"));
         let main = &ops(&p, "main")[0];
         assert!(main.contains(&"h->first = x".to_string()), "{main:?}");
-        assert!(
-            main.contains(&"__holder_check = *a".to_string()),
-            "{main:?}"
-        );
+        assert!(main.contains(&"*a = 0".to_string()), "{main:?}");
         let make = &ops(&p, "make")[0];
         assert!(
             make.contains(&"h->first = <uninitialised>".to_string()),

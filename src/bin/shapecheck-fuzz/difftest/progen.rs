@@ -5,6 +5,8 @@
 //! lengths and back links) and free everything; a buggy program has one of [`BUGS`] injected,
 //! often behind a nondeterministic condition. Data stays in 0..=2 and every field is written
 //! before it is read, so no run depends on the data model or reads uninitialised memory.
+//! A third of the programs keep `main`'s head, tail and length in a holder struct (on the
+//! stack, in a global or on the heap), which the front end splits into variables.
 
 use crate::rng::Rng;
 
@@ -32,6 +34,19 @@ pub struct Program {
     pub text: String,
     /// `correct` or the injected bug's name.
     pub label: &'static str,
+}
+
+/// Where `main` keeps `h`, `tl` and `len`.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Holding {
+    /// Plain locals.
+    Locals,
+    /// Fields of a local `struct holder H`.
+    Stack,
+    /// Fields of a global `struct holder G`.
+    Global,
+    /// Fields of a `struct holder` on the heap, `hp`, freed before `main` returns.
+    Heap,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -98,16 +113,52 @@ pub fn program(seed: u64, index: u64) -> Program {
             depth: 1,
         },
     };
-    let body = g.main_body();
+    // A separate stream, so that the programs of a seed keep their operations.
+    let mut hold = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
+    let holding = if hold.chance(1, 3) {
+        *hold.pick(&[Holding::Stack, Holding::Global, Holding::Heap])
+    } else {
+        Holding::Locals
+    };
+    let body = g.main_body(holding);
     let label = if g.used_bug {
         bug.unwrap_or("correct")
     } else {
         "correct"
     };
     Program {
-        text: g.header(seed, index, label) + &body,
+        text: g.header(seed, index, label, holding) + &body,
         label,
     }
+}
+
+/// `line` with the identifiers `h`, `tl` and `len` prefixed by `base` (`H.`, `hp->`).
+fn held(line: &str, base: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if matches!(word.as_str(), "h" | "tl" | "len") {
+            out.push_str(base);
+        }
+        out.push_str(word);
+        word.clear();
+    };
+    let mut prev = ' ';
+    for ch in line.chars() {
+        if ch.is_ascii_alphanumeric() || ch == '_' {
+            // A field name after `.` or `->` is not a variable.
+            if word.is_empty() && (prev == '.' || prev == '>') {
+                word.push('#');
+            }
+            word.push(ch);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(ch);
+        }
+        prev = ch;
+    }
+    flush(&mut word, &mut out);
+    out.replace('#', "")
 }
 
 /// Whether a bug can be injected into a program of this shape.
@@ -155,7 +206,7 @@ struct Gen {
 }
 
 impl Gen {
-    fn header(&mut self, seed: u64, index: u64, label: &str) -> String {
+    fn header(&mut self, seed: u64, index: u64, label: &str, holding: Holding) -> String {
         let mut h = format!("// shapecheck-fuzz difftest: seed {seed}, program {index}: {label}\n");
         if self.rng.chance(1, 2) {
             h.push_str("#include <stdlib.h>\n");
@@ -176,6 +227,14 @@ impl Gen {
             }
         });
         h.push_str("struct node *gh;\n\n");
+        if holding != Holding::Locals {
+            h.push_str(
+                "struct holder {\n  struct node *h;\n  struct node *tl;\n  int len;\n};\n\n",
+            );
+        }
+        if holding == Holding::Global {
+            h.push_str("struct holder G;\n\n");
+        }
         for f in &self.funcs {
             h.push_str(f);
             h.push('\n');
@@ -197,7 +256,7 @@ impl Gen {
         self.shape == Shape::Dll
     }
 
-    fn main_body(&mut self) -> String {
+    fn main_body(&mut self, holding: Holding) -> String {
         self.code.line(
             "struct node *h = NULL, *p = NULL, *t = NULL, *m = NULL, *h2 = NULL, *tl = NULL;",
         );
@@ -208,10 +267,40 @@ impl Gen {
             Shape::Csll => self.csll_program(),
             _ => self.list_program(),
         }
+        let (base, setup, cleanup): (&str, &[&str], &[&str]) = match holding {
+            Holding::Locals => ("", &[], &[]),
+            Holding::Stack => ("H.", &["struct holder H;"], &[]),
+            Holding::Global => ("G.", &[], &[]),
+            Holding::Heap => (
+                "hp->",
+                &[
+                    "struct holder *hp = malloc(sizeof *hp);",
+                    "if (!hp) return 0;",
+                ],
+                &["free(hp);"],
+            ),
+        };
         let mut out = String::from("int main(void) {\n");
-        for l in &self.code.lines {
-            out.push_str(l);
-            out.push('\n');
+        if holding == Holding::Locals {
+            self.code
+                .lines
+                .iter()
+                .for_each(|l| out.push_str(&format!("{l}\n")));
+        } else {
+            out.push_str("  struct node *p = NULL, *t = NULL, *m = NULL, *h2 = NULL;\n");
+            out.push_str("  int len2 = 0, c = 0, i = 0, v = 0;\n");
+            for l in setup {
+                out.push_str(&format!("  {l}\n"));
+            }
+            out.push_str(&format!(
+                "  {base}h = NULL;\n  {base}tl = NULL;\n  {base}len = 0;\n"
+            ));
+            for l in &self.code.lines[2..] {
+                out.push_str(&format!("{}\n", held(l, base)));
+            }
+            for l in cleanup {
+                out.push_str(&format!("  {l}\n"));
+            }
         }
         out.push_str("  return 0;\n}\n");
         out
@@ -747,5 +836,24 @@ mod tests {
         let labels: Vec<_> = (0..40).map(|i| super::program(1, i).label).collect();
         assert!(labels.contains(&"correct"));
         assert!(labels.iter().any(|l| *l != "correct"));
+    }
+
+    #[test]
+    fn held_variables_become_fields_and_fields_stay() {
+        assert_eq!(
+            super::held("  h->next = tl; len++; t->h = h2; h = t->len;", "hp->"),
+            "  hp->h->next = hp->tl; hp->len++; t->h = h2; hp->h = t->len;"
+        );
+        let texts: Vec<String> = (0..30).map(|i| super::program(5, i).text).collect();
+        for (marker, mode) in [
+            ("struct holder H;", "stack"),
+            ("struct holder G;", "global"),
+            ("free(hp);", "heap"),
+        ] {
+            assert!(
+                texts.iter().any(|t| t.contains(marker)),
+                "some program holds its list on the {mode}"
+            );
+        }
     }
 }
