@@ -622,11 +622,7 @@ fn holder_operand(e: &Expr) -> Option<VarId> {
 }
 
 fn is_null(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Const(0) => true,
-        ExprKind::Cast(a) => is_null(a),
-        _ => false,
-    }
+    e.is_null_constant()
 }
 
 /// Adds to `banned` every holder occurring in `e` other than as the base of `x->f...`
@@ -690,14 +686,13 @@ fn create_fields(
 }
 
 fn new_var(prog: &mut Program, name: &str, ty: Type, kind: VarKind, line: u32) -> VarId {
-    let id = VarId(prog.vars.len() as u32);
-    prog.vars.push(VarInfo {
-        name: name.to_string(),
+    let name = name.to_string();
+    prog.add_var(VarInfo {
+        name,
         ty,
         kind,
         line,
-    });
-    id
+    })
 }
 
 /// The rewrite of one specialised function's operations.

@@ -374,6 +374,15 @@ impl Expr {
         }
     }
 
+    /// Whether this is the constant 0 (NULL), through casts.
+    pub fn is_null_constant(&self) -> bool {
+        match &self.kind {
+            ExprKind::Const(0) => true,
+            ExprKind::Cast(a) => a.is_null_constant(),
+            _ => false,
+        }
+    }
+
     /// Whether this expression denotes a memory location.
     pub fn is_lvalue(&self) -> bool {
         matches!(
@@ -694,6 +703,12 @@ pub struct Program {
 }
 
 impl Program {
+    /// Adds a variable; its id.
+    pub fn add_var(&mut self, info: VarInfo) -> VarId {
+        self.vars.push(info);
+        VarId(self.vars.len() as u32 - 1)
+    }
+
     /// The variable with this id.
     pub fn var(&self, v: VarId) -> &VarInfo {
         &self.vars[v.0 as usize]

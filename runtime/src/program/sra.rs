@@ -428,10 +428,9 @@ fn replacements(prog: &mut Program, cands: &Candidates) -> Replaced {
 
 /// A fresh variable like `of`, named `of` `sep` the leaf's fields, added to the globals or
 /// to the locals of `of`'s function.
-pub(super) fn fresh_var(prog: &mut Program, of: VarId, l: &Leaf, sep: &str, ty: Type) -> VarId {
+fn fresh_var(prog: &mut Program, of: VarId, l: &Leaf, sep: &str, ty: Type) -> VarId {
     let info = prog.var(of).clone();
-    let id = VarId(prog.vars.len() as u32);
-    prog.vars.push(VarInfo {
+    let id = prog.add_var(VarInfo {
         name: format!("{}{sep}{}", info.name, l.names()),
         ty,
         kind: info.kind.clone(),

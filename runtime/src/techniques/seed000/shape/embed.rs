@@ -283,9 +283,5 @@ fn null_member_offset(a: &Expr) -> Option<i64> {
 }
 
 fn is_null(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Const(0) => true,
-        ExprKind::Cast(a) => is_null(a),
-        _ => false,
-    }
+    e.is_null_constant()
 }
