@@ -224,10 +224,11 @@ impl Cands {
 /// until no more are dropped.
 fn candidates(prog: &Program) -> Cands {
     let defs = definitions(prog);
+    let facts = CallFacts::of(prog);
     let mut c = Cands {
-        sites: allocation_sites(prog, &defs),
+        sites: allocation_sites(prog, &defs, &facts),
         aliases: BTreeMap::new(),
-        params: typed_params(prog),
+        params: typed_params(prog, &facts),
     };
     loop {
         c.aliases = aliases(prog, &c.sites, &defs);
@@ -249,7 +250,7 @@ fn definitions(prog: &Program) -> BTreeMap<VarId, Vec<(FuncId, usize)>> {
         for (k, e) in f.cfa.edge_weights().enumerate() {
             let (lhs, twice) = match &e.op {
                 Op::Call { lhs: Some(l), .. } | Op::CallPtr { lhs: Some(l), .. } => (l, false),
-                Op::Assign { lhs, rhs } if !is_null(rhs) => (lhs, true),
+                Op::Assign { lhs, rhs } if !rhs.is_null_constant() => (lhs, true),
                 _ => continue,
             };
             if let ExprKind::Var(v) = lhs.kind {
@@ -275,7 +276,7 @@ fn returning(prog: &Program, site: &dyn Fn(VarId) -> Option<VarId>) -> BTreeMap<
             if let Op::Return(Some(r)) = &e.op {
                 match holder_operand(r).and_then(site) {
                     Some(b) if block.is_none_or(|x| x == b) => block = Some(b),
-                    _ if is_null(r) => {}
+                    _ if r.is_null_constant() => {}
                     _ => ok = false,
                 }
             }
@@ -329,9 +330,9 @@ fn aliases(
 /// The functions that run at most once per run: the initialiser and the entry, then every
 /// function whose only call (direct, and its address never taken) lies outside loops of a
 /// function that runs at most once.
-fn run_once(prog: &Program) -> BTreeSet<FuncId> {
+fn run_once(prog: &Program, facts: &CallFacts) -> BTreeSet<FuncId> {
     let mut calls: BTreeMap<FuncId, Vec<(FuncId, bool)>> = BTreeMap::new();
-    let by_pointer = CallFacts::of(prog).by_pointer;
+    let by_pointer = &facts.by_pointer;
     for (i, f) in prog.functions.iter().enumerate() {
         let looping = looping_edges(f);
         for (k, e) in f.cfa.edge_weights().enumerate() {
@@ -387,9 +388,10 @@ fn looping_edges(f: &super::ir::Function) -> Vec<bool> {
 fn allocation_sites(
     prog: &Program,
     defs: &BTreeMap<VarId, Vec<(FuncId, usize)>>,
+    facts: &CallFacts,
 ) -> BTreeMap<VarId, Vec<Leaf>> {
-    let once = run_once(prog);
-    let wrappers = allocators(prog);
+    let once = run_once(prog, facts);
+    let wrappers = allocators(prog, facts);
     let params: BTreeSet<VarId> = prog
         .functions
         .iter()
@@ -436,8 +438,7 @@ fn allocation_sites(
 /// Functions that return a fresh block of the size their `i`-th parameter gives
 /// (`safe_malloc(size)`): one `p = malloc(s)` of a never-assigned parameter `s`, every
 /// `return` returns `p`, and `p` is otherwise only tested or compared with a constant.
-fn allocators(prog: &Program) -> BTreeMap<FuncId, usize> {
-    let facts = CallFacts::of(prog);
+fn allocators(prog: &Program, facts: &CallFacts) -> BTreeMap<FuncId, usize> {
     let unassigned: BTreeSet<VarId> = facts.by_reference_params(prog).into_iter().collect();
     let mut out = BTreeMap::new();
     for (i, f) in prog.functions.iter().enumerate() {
@@ -505,9 +506,9 @@ fn constant(e: &Expr) -> Option<u64> {
 
 /// Never-assigned parameters pointing to a struct of scalar fields, of functions called
 /// only directly.
-fn typed_params(prog: &Program) -> BTreeMap<VarId, Vec<Leaf>> {
+fn typed_params(prog: &Program, facts: &CallFacts) -> BTreeMap<VarId, Vec<Leaf>> {
     let mut out = BTreeMap::new();
-    for p in CallFacts::of(prog).by_reference_params(prog) {
+    for p in facts.by_reference_params(prog) {
         let pointee = prog.var(p).ty.pointee().cloned();
         if let Some(ls) = pointee.and_then(|t| leaves(prog, &t)) {
             out.insert(p, ls);
@@ -579,7 +580,7 @@ fn misuses(prog: &Program, c: &Cands) -> BTreeSet<VarId> {
                 }
                 Op::Return(Some(r)) if holder_operand(r).is_some_and(|x| c.site(x).is_some()) => {}
                 Op::Assign { lhs, rhs } if matches!(lhs.kind, ExprKind::Var(v) if is_holder(v)) => {
-                    if !is_null(rhs) {
+                    if !rhs.is_null_constant() {
                         banned.extend(holder_operand(lhs));
                     }
                     scan(rhs, &mut banned);
@@ -621,10 +622,6 @@ fn holder_operand(e: &Expr) -> Option<VarId> {
     }
 }
 
-fn is_null(e: &Expr) -> bool {
-    e.is_null_constant()
-}
-
 /// Adds to `banned` every holder occurring in `e` other than as the base of `x->f...`
 /// ending at a scalar or as an operand of a comparison with a constant.
 fn value_uses(e: &Expr, is_holder: &dyn Fn(VarId) -> bool, banned: &mut BTreeSet<VarId>) {
@@ -644,8 +641,8 @@ fn value_uses(e: &Expr, is_holder: &dyn Fn(VarId) -> bool, banned: &mut BTreeSet
             banned.insert(*v);
         }
         ExprKind::Cmp(CmpOp::Eq | CmpOp::Ne, a, b)
-            if holder_operand(a).is_some_and(is_holder) && is_null(b)
-                || holder_operand(b).is_some_and(is_holder) && is_null(a) => {}
+            if holder_operand(a).is_some_and(is_holder) && b.is_null_constant()
+                || holder_operand(b).is_some_and(is_holder) && a.is_null_constant() => {}
         _ => {
             e.map_children(&mut |c| {
                 value_uses(c, is_holder, banned);

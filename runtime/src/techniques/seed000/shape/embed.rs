@@ -276,12 +276,8 @@ fn null_member_offset(a: &Expr) -> Option<i64> {
     };
     let off = i64::try_from(*off).ok()?;
     match &base.kind {
-        ExprKind::Deref(p) if is_null(p) => Some(off),
+        ExprKind::Deref(p) if p.is_null_constant() => Some(off),
         ExprKind::Field(..) => null_member_offset(base)?.checked_add(off),
         _ => None,
     }
-}
-
-fn is_null(e: &Expr) -> bool {
-    e.is_null_constant()
 }
