@@ -486,19 +486,23 @@ impl<'a> Lazy<'a> {
     }
 
     /// Algorithm 3's field assertions: those the core's operations state about data fields of
-    /// types in shape mode and not yet in `Φ`; true if there were any.
+    /// types in shape mode and not yet in `Φ`; true if there were any. The conditions' atoms
+    /// come first: a store's value is known to the field predicates the conditions ask for
+    /// (storing 0 makes `f == 7` false), and every predicate added multiplies the shape graphs
+    /// (a list whose cells hold three kinds of values). The stores' atoms are added when the
+    /// conditions have nothing new.
     fn refine_assertions(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
-        let new: BTreeSet<Assertion> = core
+        let ops: Vec<&Op> = core
             .steps
             .iter()
             .filter_map(|&i| path.get(i))
-            .flat_map(|st| data::atoms(self.prog, &self.prog.func(st.func).cfa[st.edge].op))
-            .filter(|a| {
-                let s = self.shape_struct(a.strukt);
-                self.types.iter().any(|t| t.strukt == s)
-            })
-            .filter(|a| !self.assertions.contains(a))
+            .map(|st| &self.prog.func(st.func).cfa[st.edge].op)
             .collect();
+        let conditions = ops.iter().filter(|op| matches!(op, Op::Assume { .. }));
+        let mut new = self.new_assertions(conditions.copied());
+        if new.is_empty() {
+            new = self.new_assertions(ops.iter().copied());
+        }
         if new.is_empty() {
             return false;
         }
@@ -509,6 +513,18 @@ impl<'a> Lazy<'a> {
         self.assertions.extend(new);
         self.refinements.push(Refinement::Assertions(names));
         true
+    }
+
+    /// The field assertions `ops` state about data fields of types in shape mode and not yet
+    /// in `Φ`.
+    fn new_assertions<'o>(&self, ops: impl Iterator<Item = &'o Op>) -> BTreeSet<Assertion> {
+        ops.flat_map(|op| data::atoms(self.prog, op))
+            .filter(|a| {
+                let s = self.shape_struct(a.strukt);
+                self.types.iter().any(|t| t.strukt == s)
+            })
+            .filter(|a| !self.assertions.contains(a))
+            .collect()
     }
 
     /// Algorithm 2, Abstract, for the given types: sample, restrict the enabled SCGs, choose
