@@ -196,6 +196,9 @@ pub struct Lazy<'a> {
     tracked: BTreeSet<VarId>,
     /// The field assertions `Φ` of the tracking definition.
     assertions: BTreeSet<Assertion>,
+    /// Field assertions the stores of earlier cores stated, held back while their conditions
+    /// gave new ones: added when no other refinement is left.
+    deferred: BTreeSet<Assertion>,
     refinements: Vec<Refinement>,
     start: Instant,
     rounds: usize,
@@ -249,6 +252,7 @@ impl<'a> Lazy<'a> {
             types,
             tracked: BTreeSet::new(),
             assertions: BTreeSet::new(),
+            deferred: BTreeSet::new(),
             refinements: vec![],
             start: Instant::now(),
             rounds: 0,
@@ -467,7 +471,7 @@ impl<'a> Lazy<'a> {
                 return true;
             }
         }
-        false
+        self.refine_deferred()
     }
 
     /// The recursive type whose shape graphs hold the cells of struct `s`: the type it
@@ -490,7 +494,7 @@ impl<'a> Lazy<'a> {
     /// come first: a store's value is known to the field predicates the conditions ask for
     /// (storing 0 makes `f == 7` false), and every predicate added multiplies the shape graphs
     /// (a list whose cells hold three kinds of values). The stores' atoms are added when the
-    /// conditions have nothing new.
+    /// conditions have nothing new, and are otherwise kept in `deferred`.
     fn refine_assertions(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
         let ops: Vec<&Op> = core
             .steps
@@ -500,9 +504,26 @@ impl<'a> Lazy<'a> {
             .collect();
         let conditions = ops.iter().filter(|op| matches!(op, Op::Assume { .. }));
         let mut new = self.new_assertions(conditions.copied());
+        let all = self.new_assertions(ops.iter().copied());
         if new.is_empty() {
-            new = self.new_assertions(ops.iter().copied());
+            new = all;
+        } else {
+            self.deferred.extend(all.difference(&new).cloned());
         }
+        self.add_assertions(new)
+    }
+
+    /// Adds the field assertions the stores of earlier cores stated; true if there were any.
+    fn refine_deferred(&mut self) -> bool {
+        let new: BTreeSet<Assertion> = std::mem::take(&mut self.deferred)
+            .into_iter()
+            .filter(|a| !self.assertions.contains(a))
+            .collect();
+        self.add_assertions(new)
+    }
+
+    /// Adds `new` to `Φ` as one refinement; true if it was not empty.
+    fn add_assertions(&mut self, new: BTreeSet<Assertion>) -> bool {
         if new.is_empty() {
             return false;
         }
