@@ -496,21 +496,20 @@ impl<'a> Lazy<'a> {
     /// (a list whose cells hold three kinds of values). The stores' atoms are added when the
     /// conditions have nothing new, and are otherwise kept in `deferred`.
     fn refine_assertions(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
-        let ops: Vec<&Op> = core
+        let (conditions, stores): (Vec<&Op>, Vec<&Op>) = core
             .steps
             .iter()
             .filter_map(|&i| path.get(i))
             .map(|st| &self.prog.func(st.func).cfa[st.edge].op)
-            .collect();
-        let conditions = ops.iter().filter(|op| matches!(op, Op::Assume { .. }));
-        let mut new = self.new_assertions(conditions.copied());
-        let all = self.new_assertions(ops.iter().copied());
-        if new.is_empty() {
-            new = all;
-        } else {
-            self.deferred.extend(all.difference(&new).cloned());
+            .partition(|op| matches!(op, Op::Assume { .. }));
+        let from_conditions = self.new_assertions(conditions.into_iter());
+        let from_stores = self.new_assertions(stores.into_iter());
+        if from_conditions.is_empty() {
+            return self.add_assertions(from_stores);
         }
-        self.add_assertions(new)
+        self.deferred
+            .extend(from_stores.difference(&from_conditions).cloned());
+        self.add_assertions(from_conditions)
     }
 
     /// Adds the field assertions the stores of earlier cores stated; true if there were any.
