@@ -95,6 +95,10 @@ pub fn run<R: Refinement>(
                 }
                 refinements += 1;
                 if let Err(why) = engine.refine(task, &path, &core) {
+                    // A refinement cut short by the deadline failed for want of time.
+                    if let Err(e) = task.budget.check() {
+                        return Outcome::Unknown(format!("bound reached: {e}"));
+                    }
                     let why = if why.is_empty() {
                         String::new()
                     } else {

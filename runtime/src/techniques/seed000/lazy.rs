@@ -19,8 +19,10 @@
 //! coarsest enabled SCG whose fields cover the fields in the core is chosen. When the core
 //! brings no new pointer, FineTune searches the enabled SCGs finer than the current one for
 //! the coarsest (fewest predicates) whose abstract post along the path is empty, simulating
-//! the analysis along that path only; a failed search widens the enabled set to every SCG
-//! not coarser than the current one once. When nothing changes: UNKNOWN, refinement failed.
+//! the analysis along that path and every spurious path of earlier rounds (a choice that
+//! let an old path back would be undone by the next round); a failed search widens the
+//! enabled set to every SCG not coarser than the current one. When nothing changes:
+//! UNKNOWN, refinement failed.
 //! Precisions are global (one shape type per struct), not per location as in the paper.
 
 use crate::engine::domain::Domain;
@@ -93,7 +95,9 @@ impl Default for LazyConfig {
             max_refinements: 24,
             timeout: None,
             sample_timeout: Duration::from_secs(10),
-            sample_steps: Limits::default().max_steps,
+            // About 3 s at the explicit engine's speed: the time limit stays a safety net
+            // that a loaded machine does not reach first (3 million steps took 20 s).
+            sample_steps: 500_000,
             maximal: false,
             pictures: false,
         }
@@ -199,6 +203,11 @@ pub struct Lazy<'a> {
     /// Field assertions the stores of earlier cores stated, held back while their conditions
     /// gave new ones: added when no other refinement is left.
     deferred: BTreeSet<Assertion>,
+    /// The spurious paths of earlier rounds: a choice of FineTune must rule them out too, or
+    /// the next rounds find them again (a tree over `next` and `inner` rules out one leak
+    /// of a list with optional inner cells and lets back the one a list with ownership
+    /// predicates had ruled out).
+    spurious: Vec<Vec<PathStep>>,
     refinements: Vec<Refinement>,
     start: Instant,
     rounds: usize,
@@ -253,6 +262,7 @@ impl<'a> Lazy<'a> {
             tracked: BTreeSet::new(),
             assertions: BTreeSet::new(),
             deferred: BTreeSet::new(),
+            spurious: vec![],
             refinements: vec![],
             start: Instant::now(),
             rounds: 0,
@@ -406,6 +416,12 @@ impl<'a> Lazy<'a> {
             .map(|p| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *p))
             .collect();
         eprintln!("core: steps {:?}, pointers {names:?}", core.steps);
+        for t in self.types.iter() {
+            if let Some(s) = &t.current {
+                let name = &self.prog.strukt(t.strukt).name;
+                eprintln!("  under {name} => {}", describe_scg(self.spec, s));
+            }
+        }
     }
 
     /// Algorithm 3, Refine: true if the abstraction changed.
@@ -413,6 +429,7 @@ impl<'a> Lazy<'a> {
         if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
             self.debug_core(path, core);
         }
+        self.spurious.push(path.to_vec());
         let fields: BTreeSet<String> = core.fields.iter().map(|(_, f)| f.clone()).collect();
         let mut new: BTreeSet<VarId> = BTreeSet::new();
         for &p in &core.pointers {
@@ -462,7 +479,7 @@ impl<'a> Lazy<'a> {
             if self.types[i].current.is_none() {
                 continue;
             }
-            if let Some(s) = self.fine_tune(i, path) {
+            if let Some(s) = self.fine_tune(i) {
                 let t = &mut self.types[i];
                 let what = describe_scg(self.spec, &s);
                 t.current = Some(s);
@@ -612,29 +629,28 @@ impl<'a> Lazy<'a> {
         }
     }
 
-    fn fine_tune(&mut self, i: usize, path: &[PathStep]) -> Option<Scg> {
+    fn fine_tune(&mut self, i: usize) -> Option<Scg> {
         let spec = self.spec;
-        if let Some(s) = self.search(i, path, |c, cur| c != cur && finer_eq(spec, c, cur)) {
+        if let Some(s) = self.search(i, |c, cur| c != cur && finer_eq(spec, c, cur)) {
             return Some(s);
         }
         let t = &mut self.types[i];
-        if t.widened {
-            return None;
+        if !t.widened {
+            t.widened = true;
+            let cur = t.current.clone()?;
+            let extra: Vec<Scg> = t
+                .all
+                .iter()
+                .filter(|c| !finer_eq(spec, &cur, c))
+                .cloned()
+                .collect();
+            t.enabled.extend(extra);
         }
-        t.widened = true;
-        let cur = t.current.clone()?;
-        let spec = self.spec;
-        let extra: Vec<Scg> = t
-            .all
-            .iter()
-            .filter(|c| !finer_eq(spec, &cur, c))
-            .cloned()
-            .collect();
-        t.enabled.extend(extra);
         // Widened: every candidate that is not coarser than the current SCG, also those of
         // other structures or role bindings (samples taken early may look like a list of
-        // what is a tree).
-        self.search(i, path, |c, cur| c != cur && !finer_eq(spec, cur, c))
+        // what is a tree). Each choice rules out every spurious path so far, so the
+        // choices cannot go round in a circle.
+        self.search(i, |c, cur| c != cur && !finer_eq(spec, cur, c))
     }
 
     /// The search of FineTune over the candidates (strictly finer than the current SCG, or
@@ -645,7 +661,6 @@ impl<'a> Lazy<'a> {
     fn search(
         &self,
         i: usize,
-        path: &[PathStep],
         candidate: impl Fn(&Scg, &Scg) -> bool,
     ) -> Option<Scg> {
         let t = &self.types[i];
@@ -663,7 +678,7 @@ impl<'a> Lazy<'a> {
                 break;
             }
             let s = cands[cands.len() / 2].clone();
-            if self.rules_out(i, &s, path) {
+            if self.rules_out(i, &s) {
                 cands.retain(|c| *c != s && !finer_eq(self.spec, c, &s));
                 winners.push(s);
             } else {
@@ -675,8 +690,9 @@ impl<'a> Lazy<'a> {
             .min_by_key(|c| (size(self.spec, c), c.clone()))
     }
 
-    /// Whether the shape analysis with `s` for type `i` eliminates the path.
-    fn rules_out(&self, i: usize, s: &Scg, path: &[PathStep]) -> bool {
+    /// Whether the shape analysis with `s` for type `i` eliminates every spurious path so
+    /// far, the latest first.
+    fn rules_out(&self, i: usize, s: &Scg) -> bool {
         let mut types = self.shape_types();
         types[i] = ShapeType {
             strukt: self.types[i].strukt,
@@ -687,7 +703,11 @@ impl<'a> Lazy<'a> {
             .with_assertions(&self.assertions);
         let cons = self.constraints(&vocab);
         let art = Art::new(self.prog, &vocab, &cons, self.checks);
-        !art.reaches_error_along(path)
+        let out = (self.spurious.iter().rev()).all(|path| !art.reaches_error_along(path));
+        if std::env::var_os("SHAPECHECK_DEBUG").is_some() {
+            eprintln!("probe {}: rules out {out}", describe_scg(self.spec, s));
+        }
+        out
     }
 
     /// The analysable type a pointer variable points to: a recursive struct, or raw memory
