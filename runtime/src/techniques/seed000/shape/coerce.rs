@@ -19,6 +19,34 @@ use shapecheck_dsl::eval::Kleene;
 use shapecheck_dsl::ir::{Formula, Rel};
 use std::cell::OnceCell;
 
+/// Whether every node of `targets` lies in the closure of the nodes `pt` may point to under
+/// the `f` edges that are not 0; with `change = Some((u, w, only))`, the edge from single
+/// cell `u` to `w` is taken away (`only` false) or is `u`'s only edge (`only` true).
+fn entered(
+    v: &Vocab,
+    g: &Graph,
+    pt: usize,
+    f: usize,
+    targets: &[usize],
+    change: Option<(usize, usize, bool)>,
+) -> bool {
+    let edge = |a: usize, b: usize| match change {
+        Some((u, w, only)) if a == u => (b == w) == only && (only || g.get(v, f, &[a, b]) != F),
+        _ => g.get(v, f, &[a, b]) != F,
+    };
+    let mut may: Vec<bool> = (0..g.n).map(|u| g.get(v, pt, &[u]) != F).collect();
+    let mut work: Vec<usize> = (0..g.n).filter(|&u| may[u]).collect();
+    while let Some(a) = work.pop() {
+        for b in 0..g.n {
+            if !may[b] && edge(a, b) {
+                may[b] = true;
+                work.push(b);
+            }
+        }
+    }
+    targets.iter().all(|&t| may[t])
+}
+
 /// An atom of a clause, over the clause's variables.
 #[derive(Clone, Debug)]
 enum Atom {
@@ -189,23 +217,40 @@ impl Constraints {
     /// `r<x>` is 1 is reached from `x`'s target along `f` edges, each of which some edge of
     /// the graph that is not 0 stands for; so the node lies in the closure of the nodes `x`
     /// may point to under those edges. Existential, so it is no clause: checked on its own,
-    /// it makes a structure without such a path infeasible (e.g. the focus that lets a
-    /// list's cell point nowhere while the cells after it stay reachable).
-    fn entries_hold(&self, v: &Vocab, g: &Graph) -> bool {
-        self.entries.iter().all(|&(r, pt, f)| {
-            let mut may: Vec<bool> = (0..g.n).map(|u| g.get(v, pt, &[u]) != F).collect();
-            let mut work: Vec<usize> = (0..g.n).filter(|&u| may[u]).collect();
-            while let Some(u) = work.pop() {
-                let next: Vec<usize> = (0..g.n)
-                    .filter(|&w| !may[w] && g.get(v, f, &[u, w]) != F)
-                    .collect();
-                for w in next {
-                    may[w] = true;
-                    work.push(w);
+    /// it makes a structure without such a path infeasible (`None`; e.g. the focus that lets
+    /// a list's cell point nowhere while the cells after it stay reachable). It also
+    /// sharpens the `f` edges of single cells (whose field points to one cell): a 1/2 edge
+    /// that every such path crosses exists, and one that, as the cell's only successor,
+    /// leaves a node unreached does not (after `x = x->next` in a cyclic list, `x`'s cell
+    /// cannot point back to the head's: the cells the head still reaches lie beyond it);
+    /// true if an edge was set.
+    fn entries(&self, v: &Vocab, g: &mut Graph) -> Option<bool> {
+        let mut changed = false;
+        for &(r, pt, f) in &self.entries {
+            let targets: Vec<usize> = (0..g.n).filter(|&t| g.get(v, r, &[t]) == T).collect();
+            if targets.is_empty() {
+                continue;
+            }
+            if !entered(v, g, pt, f, &targets, None) {
+                return None;
+            }
+            let single: Vec<usize> = (0..g.n).filter(|&u| g.sm[u] == F).collect();
+            for u in single {
+                for w in 0..g.n {
+                    if g.get(v, f, &[u, w]) != H {
+                        continue;
+                    }
+                    if !entered(v, g, pt, f, &targets, Some((u, w, false))) {
+                        g.set(v, f, &[u, w], T);
+                        changed = true;
+                    } else if !entered(v, g, pt, f, &targets, Some((u, w, true))) {
+                        g.set(v, f, &[u, w], F);
+                        changed = true;
+                    }
                 }
             }
-            (0..g.n).all(|t| may[t] || g.get(v, r, &[t]) != T)
-        })
+        }
+        Some(changed)
     }
 
     /// Adds, for each two reachability-from-a-pointer instances of one relation (pointers
@@ -432,11 +477,16 @@ impl Constraints {
                     Step::Nothing => {}
                 }
             }
+            match self.entries(v, &mut g) {
+                None => return None,
+                Some(true) => changed = true,
+                Some(false) => {}
+            }
             if !changed {
                 break;
             }
         }
-        (self.entries_hold(v, &g) && Self::witnesses_hold(v, &g)).then_some(g)
+        Self::witnesses_hold(v, &g).then_some(g)
     }
 
     /// The witness laws: a node where `exists u. f(u, v)` (or `exists w. f(v, w)`) is 1 has
