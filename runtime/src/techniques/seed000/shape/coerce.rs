@@ -220,7 +220,7 @@ impl Constraints {
     /// it makes a structure without such a path infeasible (`None`; e.g. the focus that lets
     /// a list's cell point nowhere while the cells after it stay reachable). It also
     /// sharpens the `f` edges of single cells (whose field points to one cell): a 1/2 edge
-    /// that every such path crosses exists, and one that, as the cell's only successor,
+    /// to a single cell that every such path crosses exists, and one that, as the cell's only successor,
     /// leaves a node unreached does not (after `x = x->next` in a cyclic list, `x`'s cell
     /// cannot point back to the head's: the cells the head still reaches lie beyond it);
     /// true if an edge was set.
@@ -240,7 +240,7 @@ impl Constraints {
                     if g.get(v, f, &[u, w]) != H {
                         continue;
                     }
-                    if !entered(v, g, pt, f, &targets, Some((u, w, false))) {
+                    if g.sm[w] == F && !entered(v, g, pt, f, &targets, Some((u, w, false))) {
                         g.set(v, f, &[u, w], T);
                         changed = true;
                     } else if !entered(v, g, pt, f, &targets, Some((u, w, true))) {

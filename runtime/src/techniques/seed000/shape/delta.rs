@@ -96,7 +96,12 @@ fn reach_body(v: &Vocab, u: usize, body: &Formula, roles: &[usize]) -> Option<(R
 impl ClosureDelta {
     /// The delta of instance `inst` between `old` and `new` (same nodes), if its body is a
     /// closure of one of the supported shapes.
-    pub fn new(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<ClosureDelta> {
+    pub fn new(
+        v: &Vocab,
+        inst: &Instr,
+        (old, new): (&Graph, &Graph),
+        blur: bool,
+    ) -> Option<ClosureDelta> {
         if old.n != new.n {
             return None;
         }
@@ -145,8 +150,9 @@ impl ClosureDelta {
             d.successors = successor_anchors(v, inst, (&relf, &d.roles), &d.anchors, (old, new));
         }
         for &a in &en.nodes {
-            // A store of an unknown value leaves `1/2` tuples whose cells may have changed.
-            let blurred = touched_unknown(v, old, a) || touched_unknown(v, new, a);
+            // A store of an unknown value leaves `1/2` tuples whose cells may have changed
+            // (not so when the cell a field pointed to was freed: `blur` false).
+            let blurred = blur && (touched_unknown(v, old, a) || touched_unknown(v, new, a));
             for &b in &en.nodes {
                 let was = eo.formula(&relf, &d.roles, vec![a, b]);
                 let now = en.formula(&relf, &d.roles, vec![a, b]);
@@ -205,7 +211,7 @@ impl ClosureDelta {
             let mut acc = F;
             for (a0, k) in sources(g) {
                 for &(a, b) in edges {
-                    if self.off_simple_paths(g, (a0, b0), (a, b)) {
+                    if self.off_simple_paths(v, g, (a0, b0), (a, b)) {
                         continue;
                     }
                     let x = ev.formula(&star, &self.roles, vec![a0, a]);
@@ -224,7 +230,11 @@ impl ClosureDelta {
         if was == T && via(old, &self.removed) == F {
             return T;
         }
+
         if self.reached_over_added(v, inst, (old, new), b0) {
+            return T;
+        }
+        if self.shape == Shape::Diagonal && self.closes_cycle(v, (old, new), t[0]) {
             return T;
         }
         val
@@ -237,6 +247,7 @@ impl ClosureDelta {
     /// cyclic list (`x->next = head`) and reopening it lost `head`'s reachability.
     fn off_simple_paths(
         &self,
+        v: &Vocab,
         g: &Graph,
         (a0, b0): (usize, usize),
         (a, b): (usize, usize),
@@ -244,7 +255,76 @@ impl ClosureDelta {
         if self.shape == Shape::Diagonal || a0 == b0 {
             return false;
         }
-        (b == a0 && g.sm[a0] == F) || (a == b0 && g.sm[b0] == F)
+        (b == a0 && g.sm[a0] == F) || (a == b0 && g.sm[b0] == F) || self.returns(v, g, b, (a0, b0))
+    }
+
+    /// Whether every path from `b` runs into `a0` before `b0`, along a field (a function):
+    /// the chain of single cells from `b`, each with its one definite edge, meets `a0` first.
+    /// In a cyclic list, the head's cell whose edge leads to `x`'s cell is on no simple path
+    /// from `x` (freeing the head after `x = head->next` keeps every other cell reachable).
+    fn returns(&self, v: &Vocab, g: &Graph, b: usize, (a0, b0): (usize, usize)) -> bool {
+        let Rel::Field(r) = self.rel else {
+            return false;
+        };
+        let f = v.field_pred(self.roles[r]);
+        if g.sm[a0] != F {
+            return false;
+        }
+        let mut c = b;
+        for _ in 0..g.n {
+            if c == a0 {
+                return true;
+            }
+            if c == b0 || g.sm[c] != F {
+                return false;
+            }
+            match (0..g.n).find(|&w| g.get(v, f, &[c, w]) == T) {
+                Some(w) => c = w,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether the update closed a cycle through `t0` along a field: it added the definite
+    /// edge `a -> b` between single cells, `a` had no successor before, and a tracked pointer
+    /// `y` that points to `b` reached both `a` and `t0`. The path from `y` was then a chain
+    /// ending at `a`, with `t0` on it, so `t0 ->* a -> b ->* t0` (`x->next = head` closing a
+    /// cyclic list after an append).
+    fn closes_cycle(&self, v: &Vocab, (old, new): (&Graph, &Graph), t0: usize) -> bool {
+        let Rel::Field(r) = self.rel else {
+            return false;
+        };
+        let f = v.field_pred(self.roles[r]);
+        let reaching: Vec<&Instr> = (v.instr.iter())
+            .filter(|sib| sib.pointer.is_some() && self.reaches_over(v, sib))
+            .collect();
+        self.added.iter().any(|&(a, b)| {
+            new.get(v, f, &[a, b]) == T
+                && old.sm[a] == F
+                && old.sm[b] == F
+                && (0..old.n).all(|w| old.get(v, f, &[a, w]) == F)
+                && self.removed.iter().all(|&(c, _)| c == a)
+                && reaching.iter().any(|sib| {
+                    let y = sib.pointer.unwrap_or_default();
+                    new.get(v, v.pt(y), &[b]) == T
+                        && old.get(v, v.pt(y), &[b]) == T
+                        && old.get(v, sib.id, &[a]) == T
+                        && old.get(v, sib.id, &[t0]) == T
+                })
+        })
+    }
+
+    /// Whether instance `sib` is reachability from its pointer over this delta's relation.
+    fn reaches_over(&self, v: &Vocab, sib: &Instr) -> bool {
+        let decl = v.decl(sib.pred);
+        match &decl.body {
+            Formula::Exists(u, body) if decl.arity == 1 => {
+                reach_body(v, *u, body, &sib.roles)
+                    .is_some_and(|(rel, roles)| rel == self.rel && roles == self.roles)
+            }
+            _ => false,
+        }
     }
 
     /// Whether every individual of `b0` is reached from the pointer over a definite added

@@ -399,7 +399,14 @@ impl<'a> Transfer<'a> {
 
     /// Re-evaluates the instrumentation predicates of `new` (whose core predicates differ
     /// from `old`'s on the same nodes) where their formulas read a changed tuple.
-    pub fn difference(&self, old: &Graph, mut new: Graph) -> Graph {
+    pub fn difference(&self, old: &Graph, new: Graph) -> Graph {
+        self.difference_by(old, new, true)
+    }
+
+    /// [`Transfer::difference`]; with `blur` false, the update only took edges away (to a
+    /// freed or removed cell; a field left pointing to freed memory is unknown) and every
+    /// other edge, also of a node whose field is unknown, is as it was.
+    fn difference_by(&self, old: &Graph, mut new: Graph, blur: bool) -> Graph {
         let n = new.n;
         let mut ch = Changes::none(self.v, n);
         for (id, p) in self.v.preds.iter().enumerate() {
@@ -422,7 +429,7 @@ impl<'a> Transfer<'a> {
             let decl = self.v.decl(inst.pred);
             let mut updates = vec![];
             {
-                let delta = ClosureDelta::new(self.v, inst, old, &new);
+                let delta = ClosureDelta::new(self.v, inst, (old, &new), blur);
                 if delta.as_ref().is_some_and(|d| d.unchanged()) {
                     continue;
                 }
@@ -908,7 +915,7 @@ impl<'a> Transfer<'a> {
                 new.set(self.v, self.v.undef(f), &[a], dangling);
             }
         }
-        let Some(mut g) = self.commit(&g, new) else {
+        let Some(mut g) = self.coerce(self.difference_by(&g, new, false)) else {
             return Err(AbsError {
                 end: PathEnd::FreedWhilePointedTo,
                 message: format!(
@@ -996,7 +1003,8 @@ impl<'a> Transfer<'a> {
         for u in (0..g.n).filter(|u| !keep[*u]) {
             cut = cut.disconnected(self.v, u);
         }
-        let mut g = self.difference(&g, cut);
+        // Only edges to and from the removed nodes change.
+        let mut g = self.difference_by(&g, cut, false);
         g.retain(keep);
         g
     }
