@@ -658,11 +658,7 @@ impl<'a> Lazy<'a> {
     /// the median candidate (by predicate count) of the undecided ones; a failure discards it
     /// and every coarser candidate (monotonicity), a success discards every finer one; the
     /// answer is the smallest success.
-    fn search(
-        &self,
-        i: usize,
-        candidate: impl Fn(&Scg, &Scg) -> bool,
-    ) -> Option<Scg> {
+    fn search(&self, i: usize, candidate: impl Fn(&Scg, &Scg) -> bool) -> Option<Scg> {
         let t = &self.types[i];
         let cur = t.current.clone()?;
         let mut cands: Vec<Scg> = t

@@ -319,10 +319,8 @@ impl ClosureDelta {
     fn reaches_over(&self, v: &Vocab, sib: &Instr) -> bool {
         let decl = v.decl(sib.pred);
         match &decl.body {
-            Formula::Exists(u, body) if decl.arity == 1 => {
-                reach_body(v, *u, body, &sib.roles)
-                    .is_some_and(|(rel, roles)| rel == self.rel && roles == self.roles)
-            }
+            Formula::Exists(u, body) if decl.arity == 1 => reach_body(v, *u, body, &sib.roles)
+                .is_some_and(|(rel, roles)| rel == self.rel && roles == self.roles),
             _ => false,
         }
     }
