@@ -37,9 +37,9 @@ fn entered(
     let mut may: Vec<bool> = (0..g.n).map(|u| g.get(v, pt, &[u]) != F).collect();
     let mut work: Vec<usize> = (0..g.n).filter(|&u| may[u]).collect();
     while let Some(a) = work.pop() {
-        for b in 0..g.n {
-            if !may[b] && edge(a, b) {
-                may[b] = true;
+        for (b, reached) in may.iter_mut().enumerate() {
+            if !*reached && edge(a, b) {
+                *reached = true;
                 work.push(b);
             }
         }
