@@ -36,6 +36,9 @@ pub struct ClosureDelta {
     /// sibling's predicate id, and the anchor's cell, the one cell the old reachability
     /// holds on without a path from the successor.
     successors: Vec<(usize, usize, usize)>,
+    /// For cyclicity: the reachability instances (of pointers to the target of an added edge
+    /// that closed a cycle) on whose cells the closed cycle lies; see [`ClosureDelta::closers`].
+    closers: Vec<usize>,
 }
 
 /// Which closure an instance is.
@@ -144,6 +147,7 @@ impl ClosureDelta {
             removed: vec![],
             anchors: vec![],
             successors: vec![],
+            closers: vec![],
         };
         if let Shape::FromPointer(x) = shape {
             d.anchors = anchors(v, inst, x, old, new);
@@ -163,6 +167,9 @@ impl ClosureDelta {
                     d.removed.push((a, b));
                 }
             }
+        }
+        if shape == Shape::Diagonal {
+            d.closers = d.closers(v, old, new);
         }
         Some(d)
     }
@@ -234,7 +241,11 @@ impl ClosureDelta {
         if self.reached_over_added(v, inst, (old, new), b0) {
             return T;
         }
-        if self.shape == Shape::Diagonal && self.closes_cycle(v, (old, new), t[0]) {
+        if self
+            .closers
+            .iter()
+            .any(|&sib| old.get(v, sib, &[t[0]]) == T)
+        {
             return T;
         }
         val
@@ -286,33 +297,38 @@ impl ClosureDelta {
         false
     }
 
-    /// Whether the update closed a cycle through `t0` along a field: it added the definite
-    /// edge `a -> b` between single cells, `a` had no successor before, and a tracked pointer
-    /// `y` that points to `b` reached both `a` and `t0`. The path from `y` was then a chain
-    /// ending at `a`, with `t0` on it, so `t0 ->* a -> b ->* t0` (`x->next = head` closing a
-    /// cyclic list after an append).
-    fn closes_cycle(&self, v: &Vocab, (old, new): (&Graph, &Graph), t0: usize) -> bool {
+    /// The cycles the update closed along a field: it added the definite edge `a -> b`
+    /// between single cells, `a` had no successor before, and a tracked pointer `y` points to
+    /// `b` and reached `a`. The path from `y` was then a chain ending at `a`, so every cell
+    /// `y` reached lies on `t0 ->* a -> b ->* t0` (`x->next = head` closing a cyclic list
+    /// after an append). The answer is the reachability instances of such pointers `y`.
+    fn closers(&self, v: &Vocab, old: &Graph, new: &Graph) -> Vec<usize> {
         let Rel::Field(r) = self.rel else {
-            return false;
+            return vec![];
         };
         let f = v.field_pred(self.roles[r]);
-        let reaching: Vec<&Instr> = (v.instr.iter())
-            .filter(|sib| sib.pointer.is_some() && self.reaches_over(v, sib))
-            .collect();
-        self.added.iter().any(|&(a, b)| {
+        let closing = |a: usize, b: usize| {
             new.get(v, f, &[a, b]) == T
                 && old.sm[a] == F
                 && old.sm[b] == F
                 && (0..old.n).all(|w| old.get(v, f, &[a, w]) == F)
                 && self.removed.iter().all(|&(c, _)| c == a)
-                && reaching.iter().any(|sib| {
-                    let y = sib.pointer.unwrap_or_default();
+        };
+        let edges: Vec<(usize, usize)> = (self.added.iter().copied())
+            .filter(|&(a, b)| closing(a, b))
+            .collect();
+        (v.instr.iter())
+            .filter(|sib| self.reaches_over(v, sib))
+            .filter(|sib| {
+                let Some(y) = sib.pointer else { return false };
+                edges.iter().any(|&(a, b)| {
                     new.get(v, v.pt(y), &[b]) == T
                         && old.get(v, v.pt(y), &[b]) == T
                         && old.get(v, sib.id, &[a]) == T
-                        && old.get(v, sib.id, &[t0]) == T
                 })
-        })
+            })
+            .map(|sib| sib.id)
+            .collect()
     }
 
     /// Whether instance `sib` is reachability from its pointer over this delta's relation.
