@@ -466,11 +466,14 @@ fn successor_anchors(
         .collect()
 }
 
-/// Whether some tracked field of node `a` may hold an unknown value.
+/// Whether some tracked field of node `a` may hold an unknown value, whose 1/2 edges can hide
+/// a change. An uninitialised field (`undef` 1) has no edges (coerce), so a node whose fields
+/// are only that keeps its old paths: the cells of a list built with `inner` uninitialised
+/// stay reachable when the list is hung under another cell.
 fn touched_unknown(v: &Vocab, g: &Graph, a: usize) -> bool {
     v.preds.iter().enumerate().any(|(id, p)| {
         matches!(p.kind, PredKind::Undef(f) if v.carries(g.ty[a], v.fields[f].strukt))
-            && g.get(v, id, &[a]) != F
+            && g.get(v, id, &[a]) == H
     })
 }
 
