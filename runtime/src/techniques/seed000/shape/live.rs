@@ -7,10 +7,16 @@
 //! that differ only in where dead pointers point merge, so that a pointer whose job is done
 //! (an allocation loop's cursor, a caller's temporaries during a check) no longer multiplies
 //! the graphs at every location after it.
+//!
+//! A call that may end the run (`abort`, `exit`, an error function, or a function that may
+//! call one or never returns) reads every pointer of its caller in scope there (not a block's
+//! locals after their block): the run may end with the blocks they point to still reachable,
+//! which valid-memtrack allows, so they must not count as lost before it. Keeping a variable live longer is always sound: the graph loses
+//! the pointer when it is overwritten or its function returns, and the check runs then.
 
 use super::alias::RefParams;
 use super::analysis::Key;
-use crate::program::ir::{Expr, ExprKind, FuncId, Op, Program, VarId, VarKind};
+use crate::program::ir::{Builtin, Callee, Expr, ExprKind, FuncId, Op, Program, VarId, VarKind};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 use std::collections::BTreeSet;
@@ -19,11 +25,14 @@ use std::collections::BTreeSet;
 #[derive(Clone, Debug)]
 pub struct Liveness {
     live: Vec<Vec<BTreeSet<VarId>>>,
+    /// The functions that may end the run instead of returning.
+    enders: BTreeSet<FuncId>,
 }
 
 impl Liveness {
     /// The liveness of every function of `prog`.
     pub fn new(prog: &Program) -> Liveness {
+        let enders = enders(prog);
         let live = prog
             .functions
             .iter()
@@ -34,7 +43,10 @@ impl Liveness {
                     .cfa
                     .edge_references()
                     .map(|e| {
-                        let (u, d) = uses_defs(&e.weight().op);
+                        let (mut u, d) = uses_defs(&e.weight().op);
+                        if may_end(&e.weight().op, &enders) {
+                            u.extend(pointers(prog, &e.weight().in_scope));
+                        }
                         (e.source().index(), e.target().index(), u, d)
                     })
                     .collect();
@@ -55,7 +67,7 @@ impl Liveness {
                 live
             })
             .collect();
-        Liveness { live }
+        Liveness { live, enders }
     }
 
     /// Whether local `x` of `func` may be read at `loc` before it is written.
@@ -74,10 +86,14 @@ impl Liveness {
             .stack
             .iter()
             .map(|r| {
-                let op = &prog.func(r.func).cfa[r.edge].op;
+                let edge = &prog.func(r.func).cfa[r.edge];
+                let op = &edge.op;
                 let mut pending: BTreeSet<VarId> = refs.passed(prog, op).into_iter().collect();
                 if let Op::Call { lhs: Some(l), .. } = op {
                     vars(l, &mut pending);
+                }
+                if may_end(op, &self.enders) {
+                    pending.extend(pointers(prog, &edge.in_scope));
                 }
                 (r.func, r.resume, pending)
             })
@@ -96,6 +112,61 @@ impl Liveness {
         }
         out
     }
+}
+
+/// The functions that may end the run instead of returning: they call `abort`, `exit` or
+/// an error function, call a function that may, or have no return reachable from their
+/// entry (`myexit`'s endless loop).
+fn enders(prog: &Program) -> BTreeSet<FuncId> {
+    let mut out: BTreeSet<FuncId> = (0..prog.functions.len())
+        .map(|i| FuncId(i as u32))
+        .filter(|&g| {
+            let f = prog.func(g);
+            f.defined
+                && !f.cfa.edge_references().any(|e| {
+                    matches!(e.weight().op, Op::Return(_))
+                        && petgraph::algo::has_path_connecting(&f.cfa, f.entry, e.source(), None)
+                })
+        })
+        .collect();
+    loop {
+        let more: Vec<FuncId> = (0..prog.functions.len())
+            .map(|i| FuncId(i as u32))
+            .filter(|g| !out.contains(g))
+            .filter(|g| {
+                let f = prog.func(*g);
+                f.cfa
+                    .edge_references()
+                    .any(|e| may_end(&e.weight().op, &out))
+            })
+            .collect();
+        if more.is_empty() {
+            return out;
+        }
+        out.extend(more);
+    }
+}
+
+/// Whether `op` is a call that may end the run.
+fn may_end(op: &Op, enders: &BTreeSet<FuncId>) -> bool {
+    match op {
+        Op::Call {
+            callee: Callee::Builtin(Builtin::Abort | Builtin::Exit | Builtin::Error(_)),
+            ..
+        } => true,
+        Op::Call {
+            callee: Callee::Func(g),
+            ..
+        } => enders.contains(g),
+        _ => false,
+    }
+}
+
+/// The pointer variables among `vars`.
+fn pointers<'p>(prog: &'p Program, vars: &'p [VarId]) -> impl Iterator<Item = VarId> + 'p {
+    vars.iter()
+        .copied()
+        .filter(move |x| prog.var(*x).ty.pointee().is_some())
 }
 
 /// The variables an operation reads, and the variable it writes (when its target is one).
@@ -232,5 +303,56 @@ mod tests {
             loc: prog.func(mk).entry,
         };
         assert!(!lv.dead(&prog, &RefParams::new(&prog), &key).contains(&p));
+    }
+
+    #[test]
+    fn a_call_that_may_end_the_run_keeps_the_pointers_in_scope_live() {
+        let prog = load(
+            "#include <stdlib.h>\n\
+             struct n { struct n *next; };\n\
+             extern int __VERIFIER_nondet_int(void);\n\
+             int main(void) {\n\
+               struct n *h = 0;\n\
+               while (__VERIFIER_nondet_int()) {\n\
+                 struct n *c = malloc(sizeof *c);\n\
+                 if (!c) return 1;\n\
+                 c->next = h; h = c;\n\
+               }\n\
+               if (__VERIFIER_nondet_int()) abort();\n\
+               return 0;\n\
+             }\n",
+        );
+        let main = prog
+            .functions
+            .iter()
+            .position(|f| f.name == "main")
+            .map(|i| FuncId(i as u32))
+            .expect("main");
+        let func = prog.func(main);
+        let var = |name: &str| {
+            func.locals
+                .iter()
+                .copied()
+                .find(|x| prog.var(*x).name == name)
+                .expect("variable")
+        };
+        let abort = func
+            .cfa
+            .edge_references()
+            .find(|e| {
+                matches!(
+                    e.weight().op,
+                    Op::Call {
+                        callee: Callee::Builtin(Builtin::Abort),
+                        ..
+                    }
+                )
+            })
+            .expect("the abort call");
+        let lv = Liveness::new(&prog);
+        // h is never read after the loop, but the run may end at abort() with its list
+        // reachable; c's block has ended there.
+        assert!(lv.is_live(main, abort.source(), var("h")));
+        assert!(!lv.is_live(main, abort.source(), var("c")));
     }
 }
