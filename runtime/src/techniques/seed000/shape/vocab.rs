@@ -242,6 +242,33 @@ pub fn raw_fields(prog: &Program, node: impl Fn(StructId) -> bool) -> BTreeSet<(
     out
 }
 
+/// The links between analysed structs the program uses: fields `(s, name)` of an analysed
+/// struct `s` that point to another analysed struct `t`, with `t`.
+fn cross_fields(
+    prog: &Program,
+    shaped: impl Fn(StructId) -> bool,
+) -> BTreeSet<(StructId, String, StructId)> {
+    let mut out = BTreeSet::new();
+    for f in &prog.functions {
+        for e in f.cfa.edge_references() {
+            for x in e.weight().op.exprs() {
+                x.visit(&mut |y| {
+                    if let crate::program::ir::ExprKind::Field(base, _, name) = &y.kind
+                        && let Type::Struct(s) = base.ty
+                        && let Some(Type::Struct(t)) = y.ty.pointee()
+                        && *t != s
+                        && shaped(s)
+                        && shaped(*t)
+                    {
+                        out.insert((s, name.clone(), *t));
+                    }
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Whether `ty` is plain data: no pointers in it (void, integers, arrays and structs of them).
 pub fn plain(prog: &Program, ty: &Type, depth: usize) -> bool {
     match ty {
@@ -328,13 +355,17 @@ fn embeds(prog: &Program, ty: &Type, s: StructId, depth: usize) -> u64 {
 /// A tracked pointer field.
 #[derive(Clone, Debug)]
 pub struct TrackedField {
-    /// The struct holding it (and, unless `raw`, pointed to: a role field is a self-pointer).
+    /// The struct holding it.
     pub strukt: StructId,
     /// Its name.
     pub name: String,
     /// Whether it points to raw blocks (a buffer, an `int`, a struct without pointers): an
     /// owned field, see [`Owned`].
     pub raw: bool,
+    /// The struct it points to: `strukt` itself for a role field (a self-pointer), another
+    /// analysed struct for a link between structures (a stack item's tree node, a bucket's
+    /// list, a master cell's slave list), which no instrumentation predicate reads.
+    pub target: StructId,
 }
 
 /// A block owned through a raw field and absorbed into its owner: `own[f: t]` on a node says
@@ -502,8 +533,21 @@ impl<'d> Vocab<'d> {
                         strukt: t.strukt,
                         name: f.clone(),
                         raw: false,
+                        target: t.strukt,
                     });
                 }
+            }
+        }
+        let shaped = |s: StructId| types.iter().any(|t| t.strukt == s && t.generator.is_some());
+        for (strukt, name, target) in cross_fields(prog, shaped) {
+            if !v.field_index.contains_key(&(strukt, name.clone())) {
+                v.field_index.insert((strukt, name.clone()), v.fields.len());
+                v.fields.push(TrackedField {
+                    strukt,
+                    name,
+                    raw: false,
+                    target,
+                });
             }
         }
         if any {
@@ -514,6 +558,7 @@ impl<'d> Vocab<'d> {
                         strukt,
                         name,
                         raw: true,
+                        target: super::transfer::RAW,
                     });
                 }
             }
@@ -556,7 +601,7 @@ impl<'d> Vocab<'d> {
         if self.fields[f].raw {
             super::transfer::raw_info(ty).is_some()
         } else {
-            self.carries(ty, self.fields[f].strukt)
+            self.carries(ty, self.fields[f].target)
         }
     }
 
