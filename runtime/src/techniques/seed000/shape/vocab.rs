@@ -224,22 +224,30 @@ pub fn carriers(
 /// *name`, a pointer to a struct without pointers.
 pub fn raw_fields(prog: &Program, node: impl Fn(StructId) -> bool) -> BTreeSet<(StructId, String)> {
     let mut out = BTreeSet::new();
+    field_uses(prog, |s, name, ty| {
+        if node(s) && ty.pointee().is_some_and(|t| plain(prog, t, 0)) {
+            out.insert((s, name.to_string()));
+        }
+    });
+    out
+}
+
+/// Calls `each(s, name, ty)` for every access to field `name` (of type `ty`) of struct `s`
+/// in the program.
+fn field_uses(prog: &Program, mut each: impl FnMut(StructId, &str, &Type)) {
     for f in &prog.functions {
         for e in f.cfa.edge_references() {
             for x in e.weight().op.exprs() {
                 x.visit(&mut |y| {
                     if let crate::program::ir::ExprKind::Field(base, _, name) = &y.kind
                         && let Type::Struct(s) = base.ty
-                        && node(s)
-                        && y.ty.pointee().is_some_and(|t| plain(prog, t, 0))
                     {
-                        out.insert((s, name.clone()));
+                        each(s, name, &y.ty);
                     }
                 });
             }
         }
     }
-    out
 }
 
 /// The links between analysed structs the program uses: fields `(s, name)` of an analysed
@@ -249,23 +257,15 @@ fn cross_fields(
     shaped: impl Fn(StructId) -> bool,
 ) -> BTreeSet<(StructId, String, StructId)> {
     let mut out = BTreeSet::new();
-    for f in &prog.functions {
-        for e in f.cfa.edge_references() {
-            for x in e.weight().op.exprs() {
-                x.visit(&mut |y| {
-                    if let crate::program::ir::ExprKind::Field(base, _, name) = &y.kind
-                        && let Type::Struct(s) = base.ty
-                        && let Some(Type::Struct(t)) = y.ty.pointee()
-                        && *t != s
-                        && shaped(s)
-                        && shaped(*t)
-                    {
-                        out.insert((s, name.clone(), *t));
-                    }
-                });
-            }
+    field_uses(prog, |s, name, ty| {
+        if let Some(Type::Struct(t)) = ty.pointee()
+            && *t != s
+            && shaped(s)
+            && shaped(*t)
+        {
+            out.insert((s, name.to_string(), *t));
         }
-    }
+    });
     out
 }
 
