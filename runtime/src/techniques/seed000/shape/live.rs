@@ -7,16 +7,10 @@
 //! that differ only in where dead pointers point merge, so that a pointer whose job is done
 //! (an allocation loop's cursor, a caller's temporaries during a check) no longer multiplies
 //! the graphs at every location after it.
-//!
-//! A call that may end the run (`abort`, `exit`, an error function, or a function that may
-//! call one or never returns) reads every pointer of its caller in scope there (not a block's
-//! locals after their block): the run may end with the blocks they point to still reachable,
-//! which valid-memtrack allows, so they must not count as lost before it. Keeping a variable live longer is always sound: the graph loses
-//! the pointer when it is overwritten or its function returns, and the check runs then.
 
 use super::alias::RefParams;
 use super::analysis::Key;
-use crate::program::ir::{Builtin, Callee, Expr, ExprKind, FuncId, Op, Program, VarId, VarKind};
+use crate::program::ir::{Expr, ExprKind, FuncId, Op, Program, VarId, VarKind};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 use std::collections::BTreeSet;
@@ -25,14 +19,11 @@ use std::collections::BTreeSet;
 #[derive(Clone, Debug)]
 pub struct Liveness {
     live: Vec<Vec<BTreeSet<VarId>>>,
-    /// The functions that may end the run instead of returning.
-    enders: BTreeSet<FuncId>,
 }
 
 impl Liveness {
     /// The liveness of every function of `prog`.
     pub fn new(prog: &Program) -> Liveness {
-        let enders = enders(prog);
         let live = prog
             .functions
             .iter()
@@ -43,10 +34,7 @@ impl Liveness {
                     .cfa
                     .edge_references()
                     .map(|e| {
-                        let (mut u, d) = uses_defs(&e.weight().op);
-                        if may_end(&e.weight().op, &enders) {
-                            u.extend(pointers(prog, &e.weight().in_scope));
-                        }
+                        let (u, d) = uses_defs(&e.weight().op);
                         (e.source().index(), e.target().index(), u, d)
                     })
                     .collect();
@@ -67,7 +55,7 @@ impl Liveness {
                 live
             })
             .collect();
-        Liveness { live, enders }
+        Liveness { live }
     }
 
     /// Whether local `x` of `func` may be read at `loc` before it is written.
@@ -86,14 +74,10 @@ impl Liveness {
             .stack
             .iter()
             .map(|r| {
-                let edge = &prog.func(r.func).cfa[r.edge];
-                let op = &edge.op;
+                let op = &prog.func(r.func).cfa[r.edge].op;
                 let mut pending: BTreeSet<VarId> = refs.passed(prog, op).into_iter().collect();
                 if let Op::Call { lhs: Some(l), .. } = op {
                     vars(l, &mut pending);
-                }
-                if may_end(op, &self.enders) {
-                    pending.extend(pointers(prog, &edge.in_scope));
                 }
                 (r.func, r.resume, pending)
             })
@@ -112,61 +96,6 @@ impl Liveness {
         }
         out
     }
-}
-
-/// The functions that may end the run instead of returning: they call `abort`, `exit` or
-/// an error function, call a function that may, or have no return reachable from their
-/// entry (`myexit`'s endless loop).
-fn enders(prog: &Program) -> BTreeSet<FuncId> {
-    let mut out: BTreeSet<FuncId> = (0..prog.functions.len())
-        .map(|i| FuncId(i as u32))
-        .filter(|&g| {
-            let f = prog.func(g);
-            f.defined
-                && !f.cfa.edge_references().any(|e| {
-                    matches!(e.weight().op, Op::Return(_))
-                        && petgraph::algo::has_path_connecting(&f.cfa, f.entry, e.source(), None)
-                })
-        })
-        .collect();
-    loop {
-        let more: Vec<FuncId> = (0..prog.functions.len())
-            .map(|i| FuncId(i as u32))
-            .filter(|g| !out.contains(g))
-            .filter(|g| {
-                let f = prog.func(*g);
-                f.cfa
-                    .edge_references()
-                    .any(|e| may_end(&e.weight().op, &out))
-            })
-            .collect();
-        if more.is_empty() {
-            return out;
-        }
-        out.extend(more);
-    }
-}
-
-/// Whether `op` is a call that may end the run.
-fn may_end(op: &Op, enders: &BTreeSet<FuncId>) -> bool {
-    match op {
-        Op::Call {
-            callee: Callee::Builtin(Builtin::Abort | Builtin::Exit | Builtin::Error(_)),
-            ..
-        } => true,
-        Op::Call {
-            callee: Callee::Func(g),
-            ..
-        } => enders.contains(g),
-        _ => false,
-    }
-}
-
-/// The pointer variables among `vars`.
-fn pointers<'p>(prog: &'p Program, vars: &'p [VarId]) -> impl Iterator<Item = VarId> + 'p {
-    vars.iter()
-        .copied()
-        .filter(move |x| prog.var(*x).ty.pointee().is_some())
 }
 
 /// The variables an operation reads, and the variable it writes (when its target is one).
@@ -221,24 +150,6 @@ mod tests {
     use super::*;
     use crate::program::frontend::load_source as load;
 
-    fn func_id(prog: &Program, name: &str) -> FuncId {
-        prog.functions
-            .iter()
-            .position(|f| f.name == name)
-            .map(|i| FuncId(i as u32))
-            .expect("function")
-    }
-
-    fn local(prog: &Program, f: FuncId, name: &str) -> VarId {
-        let func = prog.func(f);
-        func.params
-            .iter()
-            .chain(&func.locals)
-            .copied()
-            .find(|x| prog.var(*x).name == name)
-            .expect("variable")
-    }
-
     #[test]
     fn a_cursor_is_dead_after_its_loop_and_a_result_live_until_returned() {
         let prog = load(
@@ -251,9 +162,22 @@ mod tests {
              }\n\
              int main(void) { f(0); return 0; }\n",
         );
-        let fid = func_id(&prog, "f");
+        let fid = prog
+            .functions
+            .iter()
+            .position(|f| f.name == "f")
+            .map(|i| FuncId(i as u32))
+            .expect("f");
         let func = prog.func(fid);
-        let (p, h) = (local(&prog, fid, "p"), local(&prog, fid, "h"));
+        let var = |name: &str| {
+            func.params
+                .iter()
+                .chain(&func.locals)
+                .copied()
+                .find(|x| prog.var(*x).name == name)
+                .expect("variable")
+        };
+        let (p, h) = (var("p"), var("h"));
         let lv = Liveness::new(&prog);
         // At the return edge's source p is dead and h live; at the entry h is live.
         let ret = func
@@ -274,14 +198,27 @@ mod tests {
              struct n *mk(void) { return 0; }\n\
              int main(void) { struct n x; struct n *p = &x; p->next = mk(); return 0; }\n",
         );
-        let (main, mk) = (func_id(&prog, "main"), func_id(&prog, "mk"));
+        let find = |name: &str| {
+            prog.functions
+                .iter()
+                .position(|f| f.name == name)
+                .map(|i| FuncId(i as u32))
+                .expect("function")
+        };
+        let (main, mk) = (find("main"), find("mk"));
         let call = prog
             .func(main)
             .cfa
             .edge_references()
             .find(|e| matches!(&e.weight().op, Op::Call { lhs: Some(_), .. }))
             .expect("the call");
-        let p = local(&prog, main, "p");
+        let p = prog
+            .func(main)
+            .locals
+            .iter()
+            .copied()
+            .find(|x| prog.var(*x).name == "p")
+            .expect("p");
         let lv = Liveness::new(&prog);
         // After the call p is never read again, but the store of the result reads it.
         assert!(!lv.is_live(main, call.target(), p));
@@ -295,45 +232,5 @@ mod tests {
             loc: prog.func(mk).entry,
         };
         assert!(!lv.dead(&prog, &RefParams::new(&prog), &key).contains(&p));
-    }
-
-    #[test]
-    fn a_call_that_may_end_the_run_keeps_the_pointers_in_scope_live() {
-        let prog = load(
-            "#include <stdlib.h>\n\
-             struct n { struct n *next; };\n\
-             extern int __VERIFIER_nondet_int(void);\n\
-             int main(void) {\n\
-               struct n *h = 0;\n\
-               while (__VERIFIER_nondet_int()) {\n\
-                 struct n *c = malloc(sizeof *c);\n\
-                 if (!c) return 1;\n\
-                 c->next = h; h = c;\n\
-               }\n\
-               if (__VERIFIER_nondet_int()) abort();\n\
-               return 0;\n\
-             }\n",
-        );
-        let main = func_id(&prog, "main");
-        let func = prog.func(main);
-        let var = |name: &str| local(&prog, main, name);
-        let abort = func
-            .cfa
-            .edge_references()
-            .find(|e| {
-                matches!(
-                    e.weight().op,
-                    Op::Call {
-                        callee: Callee::Builtin(Builtin::Abort),
-                        ..
-                    }
-                )
-            })
-            .expect("the abort call");
-        let lv = Liveness::new(&prog);
-        // h is never read after the loop, but the run may end at abort() with its list
-        // reachable; c's block has ended there.
-        assert!(lv.is_live(main, abort.source(), var("h")));
-        assert!(!lv.is_live(main, abort.source(), var("c")));
     }
 }
