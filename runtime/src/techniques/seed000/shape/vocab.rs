@@ -527,40 +527,15 @@ impl<'d> Vocab<'d> {
         }
         for t in types.iter().filter(|t| t.generator.is_some()) {
             for f in &t.fields {
-                if !v.field_index.contains_key(&(t.strukt, f.clone())) {
-                    v.field_index.insert((t.strukt, f.clone()), v.fields.len());
-                    v.fields.push(TrackedField {
-                        strukt: t.strukt,
-                        name: f.clone(),
-                        raw: false,
-                        target: t.strukt,
-                    });
-                }
+                v.add_field(t.strukt, f.clone(), false, t.strukt);
             }
         }
-        let shaped = |s: StructId| types.iter().any(|t| t.strukt == s && t.generator.is_some());
-        for (strukt, name, target) in cross_fields(prog, shaped) {
-            if !v.field_index.contains_key(&(strukt, name.clone())) {
-                v.field_index.insert((strukt, name.clone()), v.fields.len());
-                v.fields.push(TrackedField {
-                    strukt,
-                    name,
-                    raw: false,
-                    target,
-                });
-            }
+        for (strukt, name, target) in cross_fields(prog, |s| v.analysed(s)) {
+            v.add_field(strukt, name, false, target);
         }
         if any {
             for (strukt, name) in raw_fields(prog, |s| v.node_type(s)) {
-                if !v.field_index.contains_key(&(strukt, name.clone())) {
-                    v.field_index.insert((strukt, name.clone()), v.fields.len());
-                    v.fields.push(TrackedField {
-                        strukt,
-                        name,
-                        raw: true,
-                        target: super::transfer::RAW,
-                    });
-                }
+                v.add_field(strukt, name, true, super::transfer::RAW);
             }
         }
         for i in 0..v.vars.len() {
@@ -594,6 +569,21 @@ impl<'d> Vocab<'d> {
             }
         }
         v
+    }
+
+    /// Tracks field `name` of `strukt` (pointing to `target`) unless it already is.
+    fn add_field(&mut self, strukt: StructId, name: String, raw: bool, target: StructId) {
+        if self.field_index.contains_key(&(strukt, name.clone())) {
+            return;
+        }
+        self.field_index
+            .insert((strukt, name.clone()), self.fields.len());
+        self.fields.push(TrackedField {
+            strukt,
+            name,
+            raw,
+            target,
+        });
     }
 
     /// Whether a node of type `ty` may be the target of field `f`.
