@@ -632,6 +632,9 @@ pub struct Edge {
     /// For a call: the line and 1-based column of the `)` closing its arguments, where a
     /// witness's `function_return` waypoint points.
     pub close: Option<(u32, u32)>,
+    /// For a call: the locals and parameters in scope at it (a block's locals only inside
+    /// their block), which stay reachable roots if the call ends the run; empty otherwise.
+    pub in_scope: Vec<VarId>,
 }
 
 /// A control location.

@@ -294,6 +294,7 @@ impl Lowerer<'_> {
                 line,
                 column: 0,
                 close: None,
+                in_scope: vec![],
             },
         );
         mark_loop_heads(&mut b.cfa, NodeIndex::new(0));

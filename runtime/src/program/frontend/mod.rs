@@ -428,6 +428,11 @@ impl<'s> Lowerer<'s> {
     fn emit(&mut self, op: Op, line: u32) {
         let next = self.b().cfa.add_node(Loc::default());
         let (column, close) = (self.column, self.close.take());
+        let in_scope = if matches!(op, Op::Call { .. } | Op::CallPtr { .. }) {
+            self.locals_in_scope()
+        } else {
+            vec![]
+        };
         let b = self.b();
         b.cfa.add_edge(
             b.cur,
@@ -437,9 +442,27 @@ impl<'s> Lowerer<'s> {
                 line,
                 column,
                 close,
+                in_scope,
             },
         );
         b.cur = next;
+    }
+
+    /// The locals (and parameters) visible at the current point of the function body.
+    fn locals_in_scope(&self) -> Vec<VarId> {
+        let mut out: Vec<VarId> = self.scopes[1..]
+            .iter()
+            .flat_map(|s| s.values())
+            .filter_map(|sym| match sym {
+                Symbol::Var(x) => Some(*x),
+                Symbol::Vla { ptr, .. } => Some(*ptr),
+                _ => None,
+            })
+            .filter(|x| self.vars[x.0 as usize].kind != VarKind::Global)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// Adds an edge from the current location to `to` and continues at a fresh (unreachable)
@@ -473,6 +496,7 @@ impl<'s> Lowerer<'s> {
                 line,
                 column,
                 close: None,
+                in_scope: vec![],
             },
         );
     }
@@ -570,6 +594,7 @@ impl<'s> Lowerer<'s> {
                 line,
                 column: 0,
                 close: None,
+                in_scope: vec![],
             },
         );
         let f = &mut self.functions[0];

@@ -141,7 +141,7 @@ impl<'a> Art<'a> {
                 escaped: escaped_vars(prog),
             },
             checks,
-            live: Liveness::new(prog),
+            live: Liveness::new(prog, &RefParams::new(prog)),
             refs: RefParams::new(prog),
             keys: vec![],
             key_index: HashMap::new(),

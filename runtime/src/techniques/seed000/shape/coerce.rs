@@ -73,6 +73,8 @@ pub struct Constraints {
     /// Entry laws of reachability from a pointer along one field: (instance id, the
     /// pointer's `pt` id, the field's id).
     entries: Vec<(usize, usize, usize)>,
+    /// First-step laws of reflexive closures `S = R*`: (struct, `S`'s id, `R(0, 1)`).
+    steps: Vec<(StructId, usize, Atom)>,
 }
 
 /// A formula in negation normal form.
@@ -394,7 +396,9 @@ impl Constraints {
                     self.push(s, 3, l);
                 }
                 if *reflexive {
+                    let step = self.rel_atom(v, i, inst, rel, 0, 1);
                     self.push(s, 1, vec![(false, Atom::Eq(0, 0)), (true, me(vec![0, 0]))]);
+                    self.steps.push((s, inst.id, step));
                 }
             }
             Formula::Closure {
@@ -431,6 +435,29 @@ impl Constraints {
                         2,
                         vec![(false, me(vec![0])), (false, r), (true, me(vec![1]))],
                     );
+                }
+                // p<x>(v) && x(u) -> A(u, v) for `p<x>(v) = exists u. x(u) && A(u, v)`: x
+                // points to one cell, so that cell is the witness.
+                if let (Some(x), Some(rest)) = (inst.pointer, pointer_conjunct(body, *u)) {
+                    // In the clause, variable 0 is the cell x points to and 1 is v.
+                    let swap = |k: &usize| match k {
+                        0 => Some(1),
+                        k if k == u => Some(0),
+                        _ => None,
+                    };
+                    if let Atom::Stored(a, args) = self.atom(v, i, inst, rest)
+                        && let Some(args) = args.iter().map(swap).collect::<Option<Vec<_>>>()
+                    {
+                        self.push(
+                            s,
+                            2,
+                            vec![
+                                (false, Atom::Stored(v.pt(x), vec![0])),
+                                (false, me(vec![1])),
+                                (true, Atom::Stored(a, args)),
+                            ],
+                        );
+                    }
                 }
             }
             _ => {}
@@ -482,11 +509,64 @@ impl Constraints {
                 Some(true) => changed = true,
                 Some(false) => {}
             }
+            match self.first_steps(&ctx, &mut g, &by_type) {
+                None => return None,
+                Some(true) => changed = true,
+                Some(false) => {}
+            }
             if !changed {
                 break;
             }
         }
         Self::witnesses_hold(v, &g).then_some(g)
+    }
+
+    /// The first-step law of a reflexive closure `S = R*`: `S(a, c) && a != c -> exists b.
+    /// R(a, b) && S(b, c)` (a path leaves `a` through one of its successors). Existential,
+    /// so checked on its own: for two distinct nodes with `S(a, c)` 1, the nodes `b` where
+    /// both `R(a, b)` and `S(b, c)` may hold are the only witnesses; none makes the structure
+    /// infeasible, and a single one that is a single cell is the witness of every cell of
+    /// `a` and `c`, so both are 1 (a tree node whose left child is NULL reaches what it
+    /// reaches through its right child). True if a value was set.
+    fn first_steps(
+        &self,
+        ctx: &Ctx,
+        g: &mut Graph,
+        by_type: &[(StructId, Vec<usize>)],
+    ) -> Option<bool> {
+        let v = ctx.v;
+        let mut changed = false;
+        for (strukt, star, step) in &self.steps {
+            let Some((_, nodes)) = by_type.iter().find(|(s, _)| s == strukt) else {
+                continue;
+            };
+            for &a in nodes {
+                for &c in nodes {
+                    if a == c || g.get(v, *star, &[a, c]) != T {
+                        continue;
+                    }
+                    let mut witnesses = nodes.iter().copied().filter(|&b| {
+                        value(ctx, g, step, &[a, b]) != F && g.get(v, *star, &[b, c]) != F
+                    });
+                    // No witness: no path leaves `a` towards `c`.
+                    let b = witnesses.next()?;
+                    if witnesses.next().is_some() || g.sm[b] != F {
+                        continue;
+                    }
+                    if g.get(v, *star, &[b, c]) != T {
+                        g.set(v, *star, &[b, c], T);
+                        changed = true;
+                    }
+                    if let Atom::Stored(r, _) = step
+                        && value(ctx, g, step, &[a, b]) != T
+                    {
+                        g.set(v, *r, &[a, b], T);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Some(changed)
     }
 
     /// The witness laws: a node where `exists u. f(u, v)` (or `exists w. f(v, w)`) is 1 has
@@ -654,7 +734,7 @@ fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
 }
 
 /// The tracked field `f` if `inst` is `exists u. x(u) && f*(u, v)` for a single field.
-fn single_field_reach(v: &Vocab, inst: &Instr) -> Option<usize> {
+pub(super) fn single_field_reach(v: &Vocab, inst: &Instr) -> Option<usize> {
     let Formula::Exists(u, body) = &v.decl(inst.pred).body else {
         return None;
     };
@@ -709,6 +789,17 @@ fn reflexive_companion(v: &Vocab, inst: &Instr, rel: &Rel) -> Option<usize> {
             _ => None,
         }
     })
+}
+
+/// If `body` is `x(u) && rest` (in either order) for the bound variable `u`, `rest`.
+fn pointer_conjunct(body: &Formula, u: usize) -> Option<Formula> {
+    let Formula::And(a, b) = body else {
+        return None;
+    };
+    match (&**a, &**b) {
+        (Formula::Pointer(w), rest) | (rest, Formula::Pointer(w)) if *w == u => Some(rest.clone()),
+        _ => None,
+    }
 }
 
 /// If `body` is `psi(u) && R*(u, target)` (in either order) with `u` the bound variable,

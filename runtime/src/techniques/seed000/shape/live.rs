@@ -7,42 +7,63 @@
 //! that differ only in where dead pointers point merge, so that a pointer whose job is done
 //! (an allocation loop's cursor, a caller's temporaries during a check) no longer multiplies
 //! the graphs at every location after it.
+//!
+//! A dead pointer is forgotten only where some run may still destroy it (overwrite it, leave
+//! its block or return from its function). Where every run ends first (the branch to an
+//! `abort()`, an error function or an endless loop), the blocks it points to stay reachable
+//! to the end, which valid-memtrack allows, so forgetting it there would report a leak that
+//! no run has. Keeping such a pointer is sound: the graph still loses it when it is
+//! overwritten or its function returns, and the check runs then. A block's locals after
+//! their block count as destroyed, so a block local dropped before an `abort()` still leaks.
 
 use super::alias::RefParams;
 use super::analysis::Key;
-use crate::program::ir::{Expr, ExprKind, FuncId, Op, Program, VarId, VarKind};
+use crate::program::ir::{Builtin, Callee, Expr, ExprKind, FuncId, Op, Program, VarId, VarKind};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 use std::collections::BTreeSet;
+
+/// An edge for the backward analysis: its source, its target (none after a call that ends
+/// the run), the variables it reads and the one it writes.
+type Step = (usize, Option<usize>, BTreeSet<VarId>, Option<VarId>);
 
 /// Live locals and parameters per function and location.
 #[derive(Clone, Debug)]
 pub struct Liveness {
     live: Vec<Vec<BTreeSet<VarId>>>,
+    /// Per function and location, the locals some run from there destroys.
+    doomed: Vec<Vec<BTreeSet<VarId>>>,
+    /// Per function and location, whether some run from there returns from the function.
+    returns: Vec<Vec<bool>>,
 }
 
 impl Liveness {
-    /// The liveness of every function of `prog`.
-    pub fn new(prog: &Program) -> Liveness {
+    /// The liveness of every function of `prog`; `refs` names the variables a call passes by
+    /// reference (which the callee may overwrite).
+    pub fn new(prog: &Program, refs: &RefParams) -> Liveness {
+        let ends = non_returning(prog);
         let live = prog
             .functions
             .iter()
             .map(|f| {
                 let n = f.cfa.node_count();
                 let mut live: Vec<BTreeSet<VarId>> = vec![BTreeSet::new(); n];
-                let edges: Vec<(usize, usize, BTreeSet<VarId>, Option<VarId>)> = f
+                // (A call that ends the run has no successor to read anything.)
+                let edges: Vec<Step> = f
                     .cfa
                     .edge_references()
                     .map(|e| {
                         let (u, d) = uses_defs(&e.weight().op);
-                        (e.source().index(), e.target().index(), u, d)
+                        let next = (!ends_run(&e.weight().op, &ends)).then(|| e.target().index());
+                        (e.source().index(), next, u, d)
                     })
                     .collect();
                 let mut changed = true;
                 while changed {
                     changed = false;
                     for (a, b, uses, def) in &edges {
-                        let mut add: BTreeSet<VarId> = live[*b].clone();
+                        let mut add: BTreeSet<VarId> =
+                            b.map(|b| live[b].clone()).unwrap_or_default();
                         if let Some(d) = def {
                             add.remove(d);
                         }
@@ -55,7 +76,17 @@ impl Liveness {
                 live
             })
             .collect();
-        Liveness { live }
+        let returns = (0..prog.functions.len())
+            .map(|i| may_return(prog, FuncId(i as u32), &ends))
+            .collect();
+        let doomed = (0..prog.functions.len())
+            .map(|i| doomed(prog, refs, FuncId(i as u32), &ends))
+            .collect();
+        Liveness {
+            live,
+            doomed,
+            returns,
+        }
     }
 
     /// Whether local `x` of `func` may be read at `loc` before it is written.
@@ -82,8 +113,18 @@ impl Liveness {
                 (r.func, r.resume, pending)
             })
             .chain([(key.func, key.loc, BTreeSet::new())]);
+        let frames: Vec<_> = frames.collect();
+        // A caller's variables are destroyed only if every frame above it may return.
+        let mut returning = vec![true; frames.len()];
+        for i in (0..frames.len().saturating_sub(1)).rev() {
+            let (func, loc, _) = &frames[i + 1];
+            returning[i] = returning[i + 1] && self.may_return(*func, *loc);
+        }
         let mut out = vec![];
-        for (func, loc, pending) in frames {
+        for ((func, loc, pending), returning) in frames.into_iter().zip(returning) {
+            if !returning {
+                continue;
+            }
             let f = prog.func(func);
             out.extend(
                 f.params
@@ -91,11 +132,121 @@ impl Liveness {
                     .chain(&f.locals)
                     .copied()
                     .filter(|x| prog.var(*x).kind != VarKind::Global)
-                    .filter(|x| !pending.contains(x) && !self.is_live(func, loc, *x)),
+                    .filter(|x| !pending.contains(x) && !self.is_live(func, loc, *x))
+                    .filter(|x| self.is_doomed(func, loc, *x)),
             );
         }
         out
     }
+
+    /// Whether some run from `loc` destroys local `x` of `func` (overwrites it, leaves its
+    /// block or returns).
+    pub fn is_doomed(&self, func: FuncId, loc: NodeIndex, x: VarId) -> bool {
+        self.doomed[func.0 as usize]
+            .get(loc.index())
+            .is_none_or(|s| s.contains(&x))
+    }
+
+    /// Whether some run from `loc` returns from `func`.
+    fn may_return(&self, func: FuncId, loc: NodeIndex) -> bool {
+        self.returns[func.0 as usize]
+            .get(loc.index())
+            .copied()
+            .unwrap_or(true)
+    }
+}
+
+/// The defined functions no run returns from: every path from their entry ends in `abort`,
+/// `exit`, an error call, a call of such a function, or loops forever.
+fn non_returning(prog: &Program) -> BTreeSet<FuncId> {
+    let ids = || (0..prog.functions.len()).map(|i| FuncId(i as u32));
+    let mut returning: BTreeSet<FuncId> = ids().filter(|g| !prog.func(*g).defined).collect();
+    loop {
+        let ends: BTreeSet<FuncId> = ids().filter(|g| !returning.contains(g)).collect();
+        let more: Vec<FuncId> = ends
+            .iter()
+            .copied()
+            .filter(|g| may_return(prog, *g, &ends)[prog.func(*g).entry.index()])
+            .collect();
+        if more.is_empty() {
+            return ends;
+        }
+        returning.extend(more);
+    }
+}
+
+/// Whether the call `op` never returns.
+fn ends_run(op: &Op, ends: &BTreeSet<FuncId>) -> bool {
+    match op {
+        Op::Call {
+            callee: Callee::Builtin(Builtin::Abort | Builtin::Exit | Builtin::Error(_)),
+            ..
+        } => true,
+        Op::Call {
+            callee: Callee::Func(g),
+            ..
+        } => ends.contains(g),
+        _ => false,
+    }
+}
+
+/// Per location of `func`: whether a path from there reaches a return, never passing a call
+/// in `ends` or another that ends the run.
+fn may_return(prog: &Program, func: FuncId, ends: &BTreeSet<FuncId>) -> Vec<bool> {
+    let f = prog.func(func);
+    let mut out = vec![false; f.cfa.node_count()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for e in f.cfa.edge_references() {
+            let op = &e.weight().op;
+            let here =
+                matches!(op, Op::Return(_)) || (!ends_run(op, ends) && out[e.target().index()]);
+            if here && !out[e.source().index()] {
+                out[e.source().index()] = true;
+                changed = true;
+            }
+        }
+    }
+    out
+}
+
+/// Per location of `func`: the locals and parameters some path from there destroys (assigns,
+/// passes by reference, leaves the block of, or returns with), never passing a call that
+/// ends the run (whose blocks out of scope count as left).
+fn doomed(
+    prog: &Program,
+    refs: &RefParams,
+    func: FuncId,
+    ends: &BTreeSet<FuncId>,
+) -> Vec<BTreeSet<VarId>> {
+    let f = prog.func(func);
+    let all: BTreeSet<VarId> = f.params.iter().chain(&f.locals).copied().collect();
+    let mut out: Vec<BTreeSet<VarId>> = vec![BTreeSet::new(); f.cfa.node_count()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for e in f.cfa.edge_references() {
+            let w = e.weight();
+            let add: BTreeSet<VarId> = if matches!(w.op, Op::Return(_)) {
+                all.clone()
+            } else if ends_run(&w.op, ends) {
+                all.iter()
+                    .filter(|x| !w.in_scope.contains(x))
+                    .copied()
+                    .collect()
+            } else {
+                let mut add = out[e.target().index()].clone();
+                add.extend(uses_defs(&w.op).1);
+                add.extend(refs.passed(prog, &w.op));
+                add
+            };
+            let before = out[e.source().index()].len();
+            out[e.source().index()].extend(add);
+            changed |= out[e.source().index()].len() != before;
+        }
+    }
+    out
 }
 
 /// The variables an operation reads, and the variable it writes (when its target is one).
@@ -178,7 +329,7 @@ mod tests {
                 .expect("variable")
         };
         let (p, h) = (var("p"), var("h"));
-        let lv = Liveness::new(&prog);
+        let lv = Liveness::new(&prog, &RefParams::new(&prog));
         // At the return edge's source p is dead and h live; at the entry h is live.
         let ret = func
             .cfa
@@ -219,7 +370,7 @@ mod tests {
             .copied()
             .find(|x| prog.var(*x).name == "p")
             .expect("p");
-        let lv = Liveness::new(&prog);
+        let lv = Liveness::new(&prog, &RefParams::new(&prog));
         // After the call p is never read again, but the store of the result reads it.
         assert!(!lv.is_live(main, call.target(), p));
         let key = Key {
@@ -232,5 +383,73 @@ mod tests {
             loc: prog.func(mk).entry,
         };
         assert!(!lv.dead(&prog, &RefParams::new(&prog), &key).contains(&p));
+    }
+    #[test]
+    fn a_pointer_is_kept_where_every_run_ends_without_destroying_it() {
+        let prog = load(
+            "#include <stdlib.h>\n\
+             struct n { struct n *next; };\n\
+             extern int __VERIFIER_nondet_int(void);\n\
+             int main(void) {\n\
+               struct n *h = malloc(sizeof *h);\n\
+               if (__VERIFIER_nondet_int()) {\n\
+                 { struct n *b = malloc(sizeof *b); }\n\
+                 abort();\n\
+               }\n\
+               free(h);\n\
+               return 0;\n\
+             }\n",
+        );
+        let main = prog
+            .functions
+            .iter()
+            .position(|f| f.name == "main")
+            .map(|i| FuncId(i as u32))
+            .expect("main");
+        let func = prog.func(main);
+        let local = |name: &str| {
+            func.locals
+                .iter()
+                .copied()
+                .find(|x| prog.var(*x).name == name)
+                .expect("local")
+        };
+        let (h, b) = (local("h"), local("b"));
+        let abort = func
+            .cfa
+            .edge_references()
+            .find(|e| {
+                matches!(
+                    e.weight().op,
+                    Op::Call {
+                        callee: Callee::Builtin(Builtin::Abort),
+                        ..
+                    }
+                )
+            })
+            .expect("the abort call");
+        let lv = Liveness::new(&prog, &RefParams::new(&prog));
+        let key = Key {
+            stack: vec![],
+            func: main,
+            loc: abort.source(),
+        };
+        let dead = lv.dead(&prog, &RefParams::new(&prog), &key);
+        // Both are dead before abort(); h is still held when the run ends, b's block is over.
+        assert!(!lv.is_live(main, abort.source(), h));
+        assert!(!dead.contains(&h));
+        assert!(dead.contains(&b));
+        // On the path that frees h, h is dead after the free and is destroyed by the return.
+        let ret = func
+            .cfa
+            .edge_references()
+            .find(|e| matches!(e.weight().op, Op::Return(_)))
+            .expect("the return");
+        let key = Key {
+            stack: vec![],
+            func: main,
+            loc: ret.source(),
+        };
+        assert!(lv.dead(&prog, &RefParams::new(&prog), &key).contains(&h));
     }
 }

@@ -17,7 +17,7 @@
 //! changed tuple, and keeps its stored value elsewhere (finite differencing in its simplest,
 //! generic form: sound for every formula, precise for local ones such as cancellation).
 
-use super::coerce::Constraints;
+use super::coerce::{Constraints, single_field_reach};
 use super::data;
 use super::delta::{ClosureDelta, retarget};
 use super::formula::{Changes, Eval, tuples};
@@ -130,6 +130,61 @@ impl<'a> Transfer<'a> {
             }
         }
         out
+    }
+
+    /// Focus on reachability from tracked pointer `x` along a relation of several fields
+    /// (`dreach<x>` of a tree): a node where it is 1/2 is split into the cells `x` reaches
+    /// and those it does not (or is wholly one of them). After `x = y->next` in a tree whose
+    /// children's subtrees share one summary node, the subtree of `x` and the rest become
+    /// nodes of their own, which the abstraction then keeps apart: freeing a cell whose
+    /// other child `x` names keeps what it reaches reachable. (Along a single field, the
+    /// entry laws of coerce already make the value definite.) Only valid-memtrack and
+    /// valid-memcleanup need reachability to be definite; without them the split would
+    /// only multiply the graphs.
+    fn focus_reach(&self, g: Graph, x: usize) -> Vec<Graph> {
+        let preds: Vec<usize> = self
+            .v
+            .instr
+            .iter()
+            .enumerate()
+            .filter(|(i, inst)| {
+                inst.pointer == Some(x)
+                    && self.v.reaching[*i]
+                    && single_field_reach(self.v, inst).is_none()
+            })
+            .map(|(_, inst)| inst.id)
+            .collect();
+        if preds.is_empty() || !self.memtrack {
+            return vec![g];
+        }
+        let mut done = vec![];
+        let mut work = vec![g];
+        while let Some(g) = work.pop() {
+            let open = preds.iter().find_map(|&p| {
+                (0..g.n)
+                    .find(|&u| g.get(self.v, p, &[u]) == H)
+                    .map(|u| (p, u))
+            });
+            let Some((p, u)) = open else {
+                done.push(g);
+                continue;
+            };
+            let mut variants = vec![];
+            for k in [T, F] {
+                let mut g1 = g.clone();
+                g1.set(self.v, p, &[u], k);
+                variants.push(g1);
+            }
+            if g.sm[u] != F {
+                let mut g2 = g.clone();
+                let c = g2.duplicate(u);
+                g2.set(self.v, p, &[u], T);
+                g2.set(self.v, p, &[c], F);
+                variants.push(g2);
+            }
+            work.extend(variants.into_iter().filter_map(|g| self.coerce(g)));
+        }
+        done
     }
 
     /// The ways node `u` can provide a single cell: `u` itself if it is one (or a summary node
@@ -668,7 +723,11 @@ impl<'a> Transfer<'a> {
                     let mut g2 = g.clone();
                     self.set_var(&mut g2, i, val);
                     self.order_after_pointer(&g, &mut g2, *x, val);
-                    self.commit(&g, g2).into_iter().map(Ok).collect()
+                    self.commit(&g, g2)
+                        .into_iter()
+                        .flat_map(|g| self.focus_reach(g, i))
+                        .map(Ok)
+                        .collect()
                 }
                 None => vec![Ok(g)],
             },
