@@ -301,6 +301,24 @@ mod tests {
     use super::*;
     use crate::program::frontend::load_source as load;
 
+    fn func_id(prog: &Program, name: &str) -> FuncId {
+        prog.functions
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| FuncId(i as u32))
+            .expect("function")
+    }
+
+    fn local(prog: &Program, f: FuncId, name: &str) -> VarId {
+        let func = prog.func(f);
+        func.params
+            .iter()
+            .chain(&func.locals)
+            .copied()
+            .find(|x| prog.var(*x).name == name)
+            .expect("variable")
+    }
+
     #[test]
     fn a_cursor_is_dead_after_its_loop_and_a_result_live_until_returned() {
         let prog = load(
@@ -313,22 +331,9 @@ mod tests {
              }\n\
              int main(void) { f(0); return 0; }\n",
         );
-        let fid = prog
-            .functions
-            .iter()
-            .position(|f| f.name == "f")
-            .map(|i| FuncId(i as u32))
-            .expect("f");
+        let fid = func_id(&prog, "f");
         let func = prog.func(fid);
-        let var = |name: &str| {
-            func.params
-                .iter()
-                .chain(&func.locals)
-                .copied()
-                .find(|x| prog.var(*x).name == name)
-                .expect("variable")
-        };
-        let (p, h) = (var("p"), var("h"));
+        let (p, h) = (local(&prog, fid, "p"), local(&prog, fid, "h"));
         let lv = Liveness::new(&prog, &RefParams::new(&prog));
         // At the return edge's source p is dead and h live; at the entry h is live.
         let ret = func
@@ -349,27 +354,14 @@ mod tests {
              struct n *mk(void) { return 0; }\n\
              int main(void) { struct n x; struct n *p = &x; p->next = mk(); return 0; }\n",
         );
-        let find = |name: &str| {
-            prog.functions
-                .iter()
-                .position(|f| f.name == name)
-                .map(|i| FuncId(i as u32))
-                .expect("function")
-        };
-        let (main, mk) = (find("main"), find("mk"));
+        let (main, mk) = (func_id(&prog, "main"), func_id(&prog, "mk"));
         let call = prog
             .func(main)
             .cfa
             .edge_references()
             .find(|e| matches!(&e.weight().op, Op::Call { lhs: Some(_), .. }))
             .expect("the call");
-        let p = prog
-            .func(main)
-            .locals
-            .iter()
-            .copied()
-            .find(|x| prog.var(*x).name == "p")
-            .expect("p");
+        let p = local(&prog, main, "p");
         let lv = Liveness::new(&prog, &RefParams::new(&prog));
         // After the call p is never read again, but the store of the result reads it.
         assert!(!lv.is_live(main, call.target(), p));
@@ -384,6 +376,7 @@ mod tests {
         };
         assert!(!lv.dead(&prog, &RefParams::new(&prog), &key).contains(&p));
     }
+
     #[test]
     fn a_pointer_is_kept_where_every_run_ends_without_destroying_it() {
         let prog = load(
@@ -400,21 +393,9 @@ mod tests {
                return 0;\n\
              }\n",
         );
-        let main = prog
-            .functions
-            .iter()
-            .position(|f| f.name == "main")
-            .map(|i| FuncId(i as u32))
-            .expect("main");
+        let main = func_id(&prog, "main");
         let func = prog.func(main);
-        let local = |name: &str| {
-            func.locals
-                .iter()
-                .copied()
-                .find(|x| prog.var(*x).name == name)
-                .expect("local")
-        };
-        let (h, b) = (local("h"), local("b"));
+        let (h, b) = (local(&prog, main, "h"), local(&prog, main, "b"));
         let abort = func
             .cfa
             .edge_references()
