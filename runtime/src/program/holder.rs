@@ -94,6 +94,8 @@ pub fn localize(prog: &mut Program) {
         };
         let cfa = expand_cfa(orig, |op| rw.op(op));
         prog.functions[id.0 as usize].cfa = cfa;
+        prog.functions[id.0 as usize]
+            .rename_in_scope(|x| vec![remap.get(&x).copied().unwrap_or(x)]);
     }
 }
 

@@ -632,8 +632,9 @@ pub struct Edge {
     /// For a call: the line and 1-based column of the `)` closing its arguments, where a
     /// witness's `function_return` waypoint points.
     pub close: Option<(u32, u32)>,
-    /// For a call: the locals and parameters in scope at it (a block's locals only inside
-    /// their block), which stay reachable roots if the call ends the run; empty otherwise.
+    /// The locals and parameters in scope where the edge was made (a block's locals only
+    /// inside their block): passing an edge without a local in scope ends the local's
+    /// lifetime, and at a call that ends the run those in scope stay reachable roots.
     pub in_scope: Vec<VarId>,
 }
 
@@ -678,6 +679,17 @@ impl Function {
     /// The edge index type of CFAs.
     pub fn edge(&self, e: EdgeIndex) -> &Edge {
         &self.cfa[e]
+    }
+
+    /// Renames the variables in scope on every edge (a variable a rewrite replaced by others
+    /// is in scope where it was).
+    pub fn rename_in_scope(&mut self, rename: impl Fn(VarId) -> Vec<VarId>) {
+        for e in self.cfa.edge_weights_mut() {
+            let mut vars: Vec<VarId> = e.in_scope.iter().flat_map(|x| rename(*x)).collect();
+            vars.sort();
+            vars.dedup();
+            e.in_scope = vars;
+        }
     }
 }
 

@@ -88,6 +88,10 @@ pub fn scalarize(prog: &mut Program) {
             ((), vec![], rewrite_op(prog, op, &params, &replaced))
         });
         prog.functions[f].cfa = cfa;
+        prog.functions[f].rename_in_scope(|x| match replaced.get(&x) {
+            Some(fresh) => fresh.iter().map(|(_, v)| *v).collect(),
+            None => vec![x],
+        });
     }
 }
 

@@ -428,11 +428,7 @@ impl<'s> Lowerer<'s> {
     fn emit(&mut self, op: Op, line: u32) {
         let next = self.b().cfa.add_node(Loc::default());
         let (column, close) = (self.column, self.close.take());
-        let in_scope = if matches!(op, Op::Call { .. } | Op::CallPtr { .. }) {
-            self.locals_in_scope()
-        } else {
-            vec![]
-        };
+        let in_scope = self.locals_in_scope();
         let b = self.b();
         b.cfa.add_edge(
             b.cur,
@@ -488,6 +484,7 @@ impl<'s> Lowerer<'s> {
 
     fn add_edge(&mut self, from: NodeIndex, to: NodeIndex, op: Op, line: u32) {
         let column = self.column;
+        let in_scope = self.locals_in_scope();
         self.b().cfa.add_edge(
             from,
             to,
@@ -496,7 +493,7 @@ impl<'s> Lowerer<'s> {
                 line,
                 column,
                 close: None,
-                in_scope: vec![],
+                in_scope,
             },
         );
     }

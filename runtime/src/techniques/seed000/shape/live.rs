@@ -212,8 +212,8 @@ fn may_return(prog: &Program, func: FuncId, ends: &BTreeSet<FuncId>) -> Vec<bool
 }
 
 /// Per location of `func`: the locals and parameters some path from there destroys (assigns,
-/// passes by reference, leaves the block of, or returns with), never passing a call that
-/// ends the run (whose blocks out of scope count as left).
+/// passes by reference, passes an edge made outside their block, or returns with), never
+/// passing a call that ends the run.
 fn doomed(
     prog: &Program,
     refs: &RefParams,
@@ -228,15 +228,14 @@ fn doomed(
         changed = false;
         for e in f.cfa.edge_references() {
             let w = e.weight();
+            let left = all.iter().filter(|x| w.in_scope.binary_search(x).is_err());
             let add: BTreeSet<VarId> = if matches!(w.op, Op::Return(_)) {
                 all.clone()
             } else if ends_run(&w.op, ends) {
-                all.iter()
-                    .filter(|x| !w.in_scope.contains(x))
-                    .copied()
-                    .collect()
+                left.copied().collect()
             } else {
                 let mut add = out[e.target().index()].clone();
+                add.extend(left);
                 add.extend(uses_defs(&w.op).1);
                 add.extend(refs.passed(prog, &w.op));
                 add
@@ -432,5 +431,35 @@ mod tests {
             loc: ret.source(),
         };
         assert!(lv.dead(&prog, &RefParams::new(&prog), &key).contains(&h));
+    }
+
+    #[test]
+    fn a_block_local_is_destroyed_when_its_block_ends_even_before_an_endless_loop() {
+        let prog = load(
+            "#include <stdlib.h>\n\
+             int main(void) {\n\
+               int *h = malloc(sizeof *h);\n\
+               { int *b = malloc(sizeof *b); *b = 1; }\n\
+               for (;;) { *h = 2; }\n\
+             }\n",
+        );
+        let main = func_id(&prog, "main");
+        let (h, b) = (local(&prog, main, "h"), local(&prog, main, "b"));
+        let store = prog
+            .func(main)
+            .cfa
+            .edge_references()
+            .find(|e| e.weight().line == 5 && matches!(e.weight().op, Op::Assign { .. }))
+            .expect("the store in the loop");
+        let lv = Liveness::new(&prog, &RefParams::new(&prog));
+        let key = Key {
+            stack: vec![],
+            func: main,
+            loc: store.source(),
+        };
+        let dead = lv.dead(&prog, &RefParams::new(&prog), &key);
+        // The loop never ends: h stays held; b's block ended before it.
+        assert!(!dead.contains(&h));
+        assert!(dead.contains(&b));
     }
 }
