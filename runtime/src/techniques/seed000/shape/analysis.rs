@@ -16,7 +16,7 @@ use super::alias::RefParams;
 use super::coerce::Constraints;
 use super::graph::{F, Graph, T};
 use super::live::Liveness;
-use super::transfer::{AbsError, PVal, Transfer};
+use super::transfer::{AbsError, PVal, Transfer, tree_reach};
 use super::vocab::Vocab;
 use crate::engine::feasibility::{PathEnd, PathStep};
 use crate::program::ir::*;
@@ -131,6 +131,7 @@ impl<'a> Art<'a> {
         cons: &'a Constraints,
         checks: &'a PropertySet,
     ) -> Self {
+        let refs = RefParams::new(prog);
         Art {
             t: Transfer {
                 prog,
@@ -139,10 +140,11 @@ impl<'a> Art<'a> {
                 memtrack: checks.has(Property::ValidMemtrack)
                     || checks.has(Property::ValidMemcleanup),
                 escaped: escaped_vars(prog),
+                tree_reach: tree_reach(v),
             },
             checks,
-            live: Liveness::new(prog, &RefParams::new(prog)),
-            refs: RefParams::new(prog),
+            live: Liveness::new(prog, &refs),
+            refs,
             keys: vec![],
             key_index: HashMap::new(),
             nodes: vec![],

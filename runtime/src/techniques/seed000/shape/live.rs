@@ -18,14 +18,12 @@
 
 use super::alias::RefParams;
 use super::analysis::Key;
-use crate::program::ir::{Builtin, Callee, Expr, ExprKind, FuncId, Op, Program, VarId, VarKind};
-use petgraph::graph::NodeIndex;
+use crate::program::ir::{
+    Builtin, Callee, Edge, Expr, ExprKind, FuncId, Function, Op, Program, VarId, VarKind,
+};
+use petgraph::graph::{EdgeReference, NodeIndex};
 use petgraph::visit::EdgeRef;
 use std::collections::BTreeSet;
-
-/// An edge for the backward analysis: its source, its target (none after a call that ends
-/// the run), the variables it reads and the one it writes.
-type Step = (usize, Option<usize>, BTreeSet<VarId>, Option<VarId>);
 
 /// Live locals and parameters per function and location.
 #[derive(Clone, Debug)]
@@ -46,34 +44,20 @@ impl Liveness {
             .functions
             .iter()
             .map(|f| {
-                let n = f.cfa.node_count();
-                let mut live: Vec<BTreeSet<VarId>> = vec![BTreeSet::new(); n];
-                // (A call that ends the run has no successor to read anything.)
-                let edges: Vec<Step> = f
-                    .cfa
-                    .edge_references()
-                    .map(|e| {
-                        let (u, d) = uses_defs(&e.weight().op);
-                        let next = (!ends_run(&e.weight().op, &ends)).then(|| e.target().index());
-                        (e.source().index(), next, u, d)
-                    })
-                    .collect();
-                let mut changed = true;
-                while changed {
-                    changed = false;
-                    for (a, b, uses, def) in &edges {
-                        let mut add: BTreeSet<VarId> =
-                            b.map(|b| live[b].clone()).unwrap_or_default();
-                        if let Some(d) = def {
-                            add.remove(d);
-                        }
-                        add.extend(uses.iter().copied());
-                        let before = live[*a].len();
-                        live[*a].extend(add);
-                        changed |= live[*a].len() != before;
+                backward(f, |e, live| {
+                    let (uses, def) = uses_defs(&e.weight().op);
+                    // A call that ends the run has no successor to read anything.
+                    let mut add = if ends_run(&e.weight().op, &ends) {
+                        BTreeSet::new()
+                    } else {
+                        live[e.target().index()].clone()
+                    };
+                    if let Some(d) = def {
+                        add.remove(&d);
                     }
-                }
-                live
+                    add.extend(uses);
+                    add
+                })
             })
             .collect();
         let returns = (0..prog.functions.len())
@@ -112,8 +96,8 @@ impl Liveness {
                 }
                 (r.func, r.resume, pending)
             })
-            .chain([(key.func, key.loc, BTreeSet::new())]);
-        let frames: Vec<_> = frames.collect();
+            .chain([(key.func, key.loc, BTreeSet::new())])
+            .collect::<Vec<_>>();
         // A caller's variables are destroyed only if every frame above it may return.
         let mut returning = vec![true; frames.len()];
         for i in (0..frames.len().saturating_sub(1)).rev() {
@@ -222,27 +206,39 @@ fn doomed(
 ) -> Vec<BTreeSet<VarId>> {
     let f = prog.func(func);
     let all: BTreeSet<VarId> = f.params.iter().chain(&f.locals).copied().collect();
+    backward(f, |e, out| {
+        let w = e.weight();
+        let left = all.iter().filter(|x| w.in_scope.binary_search(x).is_err());
+        if matches!(w.op, Op::Return(_)) {
+            return all.clone();
+        }
+        if ends_run(&w.op, ends) {
+            return left.copied().collect();
+        }
+        let mut add = out[e.target().index()].clone();
+        add.extend(left);
+        add.extend(uses_defs(&w.op).1);
+        add.extend(refs.passed(prog, &w.op));
+        add
+    })
+}
+
+/// A backward may-analysis over the CFA of `f`: per location, the union over its outgoing
+/// edges of `step(edge, current sets)`, to a fixpoint.
+fn backward(
+    f: &Function,
+    mut step: impl FnMut(EdgeReference<'_, Edge>, &[BTreeSet<VarId>]) -> BTreeSet<VarId>,
+) -> Vec<BTreeSet<VarId>> {
     let mut out: Vec<BTreeSet<VarId>> = vec![BTreeSet::new(); f.cfa.node_count()];
     let mut changed = true;
     while changed {
         changed = false;
         for e in f.cfa.edge_references() {
-            let w = e.weight();
-            let left = all.iter().filter(|x| w.in_scope.binary_search(x).is_err());
-            let add: BTreeSet<VarId> = if matches!(w.op, Op::Return(_)) {
-                all.clone()
-            } else if ends_run(&w.op, ends) {
-                left.copied().collect()
-            } else {
-                let mut add = out[e.target().index()].clone();
-                add.extend(left);
-                add.extend(uses_defs(&w.op).1);
-                add.extend(refs.passed(prog, &w.op));
-                add
-            };
-            let before = out[e.source().index()].len();
-            out[e.source().index()].extend(add);
-            changed |= out[e.source().index()].len() != before;
+            let add = step(e, &out);
+            let at = &mut out[e.source().index()];
+            let before = at.len();
+            at.extend(add);
+            changed |= at.len() != before;
         }
     }
     out
@@ -306,6 +302,16 @@ mod tests {
             .position(|f| f.name == name)
             .map(|i| FuncId(i as u32))
             .expect("function")
+    }
+
+    /// The dead variables at `loc` of `main` with no caller frame.
+    fn dead_in_main(prog: &Program, lv: &Liveness, main: FuncId, loc: NodeIndex) -> Vec<VarId> {
+        let key = Key {
+            stack: vec![],
+            func: main,
+            loc,
+        };
+        lv.dead(prog, &RefParams::new(prog), &key)
     }
 
     fn local(prog: &Program, f: FuncId, name: &str) -> VarId {
@@ -409,12 +415,7 @@ mod tests {
             })
             .expect("the abort call");
         let lv = Liveness::new(&prog, &RefParams::new(&prog));
-        let key = Key {
-            stack: vec![],
-            func: main,
-            loc: abort.source(),
-        };
-        let dead = lv.dead(&prog, &RefParams::new(&prog), &key);
+        let dead = dead_in_main(&prog, &lv, main, abort.source());
         // Both are dead before abort(); h is still held when the run ends, b's block is over.
         assert!(!lv.is_live(main, abort.source(), h));
         assert!(!dead.contains(&h));
@@ -425,12 +426,7 @@ mod tests {
             .edge_references()
             .find(|e| matches!(e.weight().op, Op::Return(_)))
             .expect("the return");
-        let key = Key {
-            stack: vec![],
-            func: main,
-            loc: ret.source(),
-        };
-        assert!(lv.dead(&prog, &RefParams::new(&prog), &key).contains(&h));
+        assert!(dead_in_main(&prog, &lv, main, ret.source()).contains(&h));
     }
 
     #[test]
@@ -452,12 +448,7 @@ mod tests {
             .find(|e| e.weight().line == 5 && matches!(e.weight().op, Op::Assign { .. }))
             .expect("the store in the loop");
         let lv = Liveness::new(&prog, &RefParams::new(&prog));
-        let key = Key {
-            stack: vec![],
-            func: main,
-            loc: store.source(),
-        };
-        let dead = lv.dead(&prog, &RefParams::new(&prog), &key);
+        let dead = dead_in_main(&prog, &lv, main, store.source());
         // The loop never ends: h stays held; b's block ended before it.
         assert!(!dead.contains(&h));
         assert!(dead.contains(&b));

@@ -66,6 +66,28 @@ pub struct Transfer<'a> {
     pub memtrack: bool,
     /// Variables whose address is taken (no copied constants for them).
     pub escaped: std::collections::BTreeSet<VarId>,
+    /// Per tracked pointer, its reachability instances along several fields (see
+    /// [`Transfer::focus_reach`]).
+    pub tree_reach: Vec<Vec<usize>>,
+}
+
+/// Per tracked pointer of `v`, the ids of its reachability-from-a-pointer instances whose
+/// relation is not a single field (`dreach<x>` of a tree).
+pub fn tree_reach(v: &Vocab) -> Vec<Vec<usize>> {
+    (0..v.vars.len())
+        .map(|x| {
+            v.instr
+                .iter()
+                .enumerate()
+                .filter(|(i, inst)| {
+                    inst.pointer == Some(x)
+                        && v.reaching[*i]
+                        && single_field_reach(v, inst).is_none()
+                })
+                .map(|(_, inst)| inst.id)
+                .collect()
+        })
+        .collect()
 }
 
 impl<'a> Transfer<'a> {
@@ -142,18 +164,7 @@ impl<'a> Transfer<'a> {
     /// valid-memcleanup need reachability to be definite; without them the split would
     /// only multiply the graphs.
     fn focus_reach(&self, g: Graph, x: usize) -> Vec<Graph> {
-        let preds: Vec<usize> = self
-            .v
-            .instr
-            .iter()
-            .enumerate()
-            .filter(|(i, inst)| {
-                inst.pointer == Some(x)
-                    && self.v.reaching[*i]
-                    && single_field_reach(self.v, inst).is_none()
-            })
-            .map(|(_, inst)| inst.id)
-            .collect();
+        let preds = &self.tree_reach[x];
         if preds.is_empty() || !self.memtrack {
             return vec![g];
         }
