@@ -163,6 +163,9 @@ enum Engine {
     Shape,
     /// Template-based invariant synthesis (seed 002; unreach-call only).
     Template,
+    /// Property-directed reachability over reachability predicates (seed 003; unreach-call,
+    /// valid-deref, valid-free).
+    Pdr,
     Compare,
 }
 
@@ -173,6 +176,7 @@ impl Engine {
             Engine::Explicit => Mode::Only("explicit"),
             Engine::Shape => Mode::Only("shape"),
             Engine::Template => Mode::Only("template"),
+            Engine::Pdr => Mode::Only("pdr"),
             Engine::Compare => Mode::Compare,
         }
     }
@@ -437,6 +441,7 @@ fn engines(args: &VerifyArgs) -> Engines {
                 }),
             },
         },
+        seed003: Default::default(),
     }
 }
 

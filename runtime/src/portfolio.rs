@@ -17,6 +17,7 @@ use crate::explicit::explore::Limits;
 use crate::techniques::explicit::Explicit;
 use crate::techniques::seed000::Seed000;
 use crate::techniques::seed002::Seed002;
+use crate::techniques::seed003::Seed003;
 
 /// How engines are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +39,8 @@ pub struct Engines {
     pub seed000: Seed000,
     /// Template-based invariant synthesis.
     pub seed002: Seed002,
+    /// Property-directed reachability over reachability predicates.
+    pub seed003: Seed003,
 }
 
 /// Steps of the first, short explicit-heap run in auto mode.
@@ -53,7 +56,7 @@ pub const FIRST_PASS_SHARE: f64 = 0.2;
 pub const TEMPLATE_SHARE: f64 = 0.5;
 
 /// The names `--engine` takes besides `auto` and `compare`.
-pub const ENGINES: [&str; 3] = ["explicit", "shape", "template"];
+pub const ENGINES: [&str; 4] = ["explicit", "shape", "template", "pdr"];
 
 /// Engines that decided a task differently: a soundness bug.
 #[derive(Clone, Debug)]
@@ -83,12 +86,13 @@ impl Engines {
             "explicit" => Some(&self.explicit),
             "shape" => Some(&self.seed000),
             "template" => Some(&self.seed002),
+            "pdr" => Some(&self.seed003),
             _ => None,
         }
     }
 
-    fn all(&self) -> [&dyn Engine; 3] {
-        [&self.explicit, &self.seed002, &self.seed000]
+    fn all(&self) -> [&dyn Engine; 4] {
+        [&self.explicit, &self.seed002, &self.seed003, &self.seed000]
     }
 }
 

@@ -3,3 +3,4 @@
 pub mod explicit;
 pub mod seed000;
 pub mod seed002;
+pub mod seed003;

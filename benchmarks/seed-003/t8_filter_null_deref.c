@@ -1,0 +1,102 @@
+/* Seed 003 (Itzhaky, Bjorner, Reps, Sagiv, Thakur, "Property-Directed Shape Analysis", CAV 2014),
+ * Table 8 benchmark re-created (buggy program).
+ *
+ * Table 8 row: filter, "Potential null dereference" (paper: found in 6.30 s, N = 1,
+ * 21 Z3 calls, counterexample size 3). Same program as filter.c except for the bug.
+ * Operation: filter(h) removes from the list h, and frees, every node that fails the filter
+ * criterion (the criterion: data >= 0), in one loop with an iterator p and its predecessor q.
+ * Checked property (Table 7): two arbitrary elements x and y that satisfy the criterion and
+ * have an n-path from x to y keep that path: after the call x is reachable from h and y from
+ * x. Also checked: every remaining node satisfies the criterion. Then the list is freed.
+ * Bug: when a node is removed, filter() always writes q->n, but q is NULL while no node has
+ * been kept yet. One node with negative data: q->n dereferences NULL.
+ * Expected: FALSE (valid-deref)
+ */
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+#include <stdlib.h>
+
+typedef struct node {
+  int data;
+  struct node *n;
+} *List;
+
+List filter(List h) {
+  List p = h;
+  List q = NULL;
+  while (p != NULL) {
+    if (p->data < 0) {
+      List t = p;
+      p = p->n;
+      q->n = p; /* BUG: q is NULL when the head is removed (should be: if (q == NULL) h = p; else q->n = p;) */
+      free(t);
+    } else {
+      q = p;
+      p = p->n;
+    }
+  }
+  return h;
+}
+
+int main(void) {
+  List h = NULL;
+  List x = NULL;
+  List y = NULL;
+  List p = NULL;
+  int keep = 0;
+  while (__VERIFIER_nondet_int()) {
+    List t = malloc(sizeof(struct node));
+    if (t == NULL)
+      abort();
+    t->data = __VERIFIER_nondet_int();
+    t->n = h;
+    h = t;
+  }
+  if (h == NULL)
+    return 0;
+
+  /* x: an arbitrary node; y: an arbitrary node reachable from x */
+  x = h;
+  while (x->n != NULL && __VERIFIER_nondet_int())
+    x = x->n;
+  y = x;
+  while (y->n != NULL && __VERIFIER_nondet_int())
+    y = y->n;
+  /* the property is about x and y only if both satisfy the criterion (else they are freed) */
+  keep = x->data >= 0 && y->data >= 0;
+
+  h = filter(h);
+
+  /* Table 7: x and y are still in the list and the path from x to y is kept */
+  if (keep) {
+    p = h;
+    while (p != NULL && p != x)
+      p = p->n;
+    if (p == NULL) {
+      reach_error();
+      abort();
+    }
+    while (p != NULL && p != y)
+      p = p->n;
+    if (p == NULL) {
+      reach_error();
+      abort();
+    }
+  }
+  /* every remaining node satisfies the criterion */
+  p = h;
+  while (p != NULL) {
+    if (p->data < 0) {
+      reach_error();
+      abort();
+    }
+    p = p->n;
+  }
+
+  while (h != NULL) {
+    p = h;
+    h = h->n;
+    free(p);
+  }
+  return 0;
+}

@@ -1,0 +1,121 @@
+//! Independent re-checks of what PDR found: the invariant before TRUE, and the bounded check
+//! that tells a concrete counterexample from an abstraction failure.
+//!
+//! Consumes a [`System`], the predicates, and an invariant (a CNF per cut point) or an
+//! abstract trace; produces `Ok(())` when the invariant holds initially, is preserved by every
+//! path between cut points and excludes every fault (each a fresh solver on fresh copies of
+//! the vocabulary and freshly executed paths, nothing shared with the search), or the first
+//! obligation that failed; and for a trace, whether some concrete run follows its cut points
+//! to its fault (BMC over fresh copies, one per step).
+
+use super::epr::Voc;
+use super::families::Pred;
+use super::pdr::{Clause, clause_formula, initial, new_solver};
+use super::program::{Fault, System};
+use std::collections::BTreeSet;
+use z3::SatResult;
+use z3::ast::Bool;
+
+/// Re-checks `inv` (per cut point) with fresh solvers.
+pub fn invariant(
+    sys: &System,
+    preds: &[Vec<Pred>],
+    inv: &[BTreeSet<Clause>],
+) -> Result<(), String> {
+    let null = super::epr::constant("null");
+    let formula = |c: usize, v: &Voc| {
+        Bool::and(
+            &(inv[c].iter())
+                .map(|cl| clause_formula(&preds[c], cl, v))
+                .collect::<Vec<_>>(),
+        )
+    };
+    let w0 = sys.voc("@0", &null);
+    let w1 = sys.voc("@1", &null);
+    unsat(&w0, None, &[initial(&w0), formula(0, &w0).not()])
+        .map_err(|e| format!("the invariant does not hold initially ({e})"))?;
+    for c in 0..sys.cuts.len() {
+        let (leaves, bads) = sys.explore(c, &w0)?;
+        for l in &leaves {
+            let parts = [formula(c, &w0), l.transition(&w1), formula(l.to, &w1).not()];
+            unsat(&w0, Some(&w1), &parts).map_err(|e| {
+                format!(
+                    "the invariant is not preserved from line {} to line {} ({e})",
+                    sys.line_of(sys.cuts[c]),
+                    sys.line_of(sys.cuts[l.to])
+                )
+            })?;
+        }
+        for b in &bads {
+            unsat(&w0, None, &[formula(c, &w0), b.cond.clone()]).map_err(|e| {
+                format!(
+                    "the invariant does not exclude {} at line {} ({e})",
+                    b.fault.describe(),
+                    b.line
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn unsat(v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Result<(), String> {
+    let s = new_solver();
+    for a in v0
+        .axioms()
+        .into_iter()
+        .chain(v1.into_iter().flat_map(|v| v.axioms()))
+    {
+        s.assert(&a);
+    }
+    for p in parts {
+        s.assert(p);
+    }
+    match s.check() {
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat => Err("a counterexample to the obligation exists".into()),
+        SatResult::Unknown => Err(format!(
+            "the solver gave up: {}",
+            s.get_reason_unknown().unwrap_or_default()
+        )),
+    }
+}
+
+/// Whether a concrete run visits the cut points `cuts` in order (one path between each
+/// consecutive pair) and then meets `fault` from the last one: `Ok(true)` sat, `Ok(false)`
+/// unsat.
+pub fn bounded(sys: &System, cuts: &[usize], fault: Fault) -> Result<bool, String> {
+    let null = super::epr::constant("null");
+    let vocs: Vec<Voc> = (0..cuts.len())
+        .map(|i| sys.voc(&format!("@{i}"), &null))
+        .collect();
+    let s = new_solver();
+    for v in &vocs {
+        for a in v.axioms() {
+            s.assert(&a);
+        }
+    }
+    s.assert(initial(&vocs[0]));
+    for i in 0..cuts.len() {
+        let (leaves, bads) = sys.explore(cuts[i], &vocs[i])?;
+        let step: Vec<Bool> = match vocs.get(i + 1) {
+            Some(next) => (leaves.iter())
+                .filter(|l| l.to == cuts[i + 1])
+                .map(|l| l.transition(next))
+                .collect(),
+            None => (bads.iter())
+                .filter(|b| b.fault == fault)
+                .map(|b| b.cond.clone())
+                .collect(),
+        };
+        s.assert(Bool::or(&step));
+    }
+    match s.check() {
+        SatResult::Sat => Ok(true),
+        SatResult::Unsat => Ok(false),
+        SatResult::Unknown => Err(format!(
+            "the bounded check gave up: {}",
+            s.get_reason_unknown().unwrap_or_default()
+        )),
+    }
+}

@@ -1,0 +1,226 @@
+//! Seed 003: property-directed shape analysis (Itzhaky, Bjørner, Reps, Sagiv, Thakur, CAV
+//! 2014): IC3/PDR over full predicate abstraction, the predicates being reachability
+//! formulas of AF^R decided by the reduction to EPR, behind the engine interface.
+//!
+//! Consumes a task whose properties are among unreach-call, valid-deref and valid-free, on a
+//! program whose heap is one list struct with pointer fields to itself (checked, with the
+//! construct and line of anything else); produces TRUE when PDR converges to an inductive
+//! invariant (per loop head, a CNF over predicate instances, printed) that a fresh solver
+//! re-checks; UNKNOWN otherwise, with the reason: "no inductive invariant over these
+//! predicates" with the abstract trace (Theorem 1's third outcome) when no concrete run
+//! follows it, or the concrete counterexample's fault and line when one does (this engine
+//! does not answer FALSE: the engines of the portfolio that replay runs do). The families
+//! form a small lattice: the paper's base families with `alloc` and `stable` first, then
+//! `rev` and `sorted` after an abstraction failure.
+//!
+//! The stages: [`logic`] holds the formulas, [`families`] the predicates, [`epr`] the
+//! solver encoding, [`program`] the transition system, [`pdr`] the search, [`check`] the
+//! re-checks.
+
+pub mod check;
+pub mod epr;
+pub mod families;
+pub mod logic;
+pub mod pdr;
+pub mod program;
+
+use crate::engine::{Certificate, Engine, Run, Task, Verdict};
+use crate::program::property::{Property, PropertySet};
+use crate::techniques::seed002::flat::Flat;
+use families::{Family, Pred};
+use pdr::{Outcome, Pdr};
+use program::System;
+use std::time::Instant;
+
+/// The PDR engine.
+#[derive(Clone, Debug, Default)]
+pub struct Seed003 {
+    /// The configurations of families to try, coarsest first; empty: the default lattice.
+    pub families: Vec<Vec<Family>>,
+}
+
+impl Engine for Seed003 {
+    fn name(&self) -> &'static str {
+        "pdr"
+    }
+
+    fn supports(&self, properties: &PropertySet) -> Result<(), String> {
+        let ok = |p: &Property| {
+            matches!(
+                p,
+                Property::UnreachCall | Property::ValidDeref | Property::ValidFree
+            )
+        };
+        if properties.0.iter().all(ok) {
+            Ok(())
+        } else {
+            Err("the PDR engine checks unreach-call, valid-deref and valid-free".into())
+        }
+    }
+
+    fn run(&self, task: &Task) -> Run {
+        let start = Instant::now();
+        let mut details = vec![];
+        let verdict = match self.prove(task, &mut details) {
+            Ok(v) => v,
+            Err(why) => Verdict::Unknown(vec![why]),
+        };
+        let mut run = Run::new(self.name(), verdict);
+        run.details = details;
+        run.seconds = start.elapsed().as_secs_f64();
+        run
+    }
+}
+
+impl Seed003 {
+    /// The configurations to try on `sys`: the given ones, or base + St, then with `rev`
+    /// (two fields) and `sorted` (data compared) added.
+    fn lattice(&self, fields: usize, data: bool) -> Vec<Vec<Family>> {
+        if !self.families.is_empty() {
+            return self.families.clone();
+        }
+        if let Ok(list) = std::env::var("PDR_FAMILIES") {
+            return vec![list.split(',').filter_map(Family::parse).collect()];
+        }
+        let mut first = Family::BASE.to_vec();
+        first.extend([Family::Alloc, Family::Stable]);
+        let mut out = vec![first.clone()];
+        let mut second = first;
+        if fields > 1 {
+            second.push(Family::Rev);
+        }
+        if data {
+            second.push(Family::Sorted);
+        }
+        if second.len() > out[0].len() {
+            out.push(second);
+        }
+        out
+    }
+
+    fn prove(&self, task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
+        let probe = System::new(Flat::new(task.program)?, task.properties, false)?;
+        let data = compares_data(&probe);
+        let configs = self.lattice(probe.fields.len(), data);
+        let mut last = String::new();
+        for families in configs {
+            let with_data = families.contains(&Family::Sorted);
+            let sys = System::new(Flat::new(task.program)?, task.properties, with_data)?;
+            let preds = predicates(&sys, &families);
+            let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
+            let count: usize = preds.iter().map(Vec::len).sum();
+            details.push(format!(
+                "families {}: {count} predicates over {} cut points",
+                names.join(", "),
+                sys.cuts.len()
+            ));
+            if pdr::debugging() {
+                for (c, live) in sys.live.iter().enumerate() {
+                    let vs: Vec<&str> = live.iter().map(|&v| sys.names[v].as_str()).collect();
+                    eprintln!(
+                        "pdr: cut {c} (line {}): {}",
+                        sys.line_of(sys.cuts[c]),
+                        vs.join(", ")
+                    );
+                }
+            }
+            let mut pdr = Pdr::new(&sys, &preds)?;
+            let outcome = pdr.run();
+            let ctr = pdr.counters;
+            details.push(format!("N = {}, {} solver calls", ctr.frames, ctr.calls));
+            match outcome {
+                Outcome::Invariant(inv) => {
+                    check::invariant(&sys, &preds, &inv)?;
+                    let clauses: usize = inv.iter().map(|c| c.len()).sum();
+                    for (c, cls) in inv.iter().enumerate() {
+                        details.push(format!("invariant at line {}:", sys.line_of(sys.cuts[c])));
+                        for cl in cls {
+                            details.push(format!("  {}", pdr::show_clause(&preds[c], cl)));
+                        }
+                    }
+                    return Ok(Verdict::True(Certificate {
+                        summary: format!(
+                            "PDR invariant ({clauses} clauses over {}); re-checked initial, \
+                             inductive and excluding every fault by fresh solver queries",
+                            names.join(", ")
+                        ),
+                        invariants: vec![],
+                    }));
+                }
+                Outcome::Trace(trace, fault, line) => {
+                    let cuts: Vec<usize> = trace.iter().map(|(c, _)| *c).collect();
+                    if check::bounded(&sys, &cuts, fault)? {
+                        let what = if fault.is_violation() {
+                            format!(
+                                "a run of the logic's model of the program reaches {} at line \
+                                 {line} through {} loop heads (bounded check; integers and \
+                                 untracked data are nondeterministic there, so only the engines \
+                                 that replay runs decide it)",
+                                fault.describe(),
+                                cuts.len() - 1
+                            )
+                        } else {
+                            format!(
+                                "the program leaves the logic: {} at line {line}",
+                                fault.describe()
+                            )
+                        };
+                        details.push(format!("families {}: {what}", names.join(", ")));
+                        last = what;
+                        continue;
+                    }
+                    details.push(format!(
+                        "no inductive invariant over these predicates: an abstract trace to {} \
+                         at line {line}:",
+                        fault.describe()
+                    ));
+                    for (c, cube) in &trace {
+                        details.push(format!(
+                            "  line {}: {}",
+                            sys.line_of(sys.cuts[*c]),
+                            pdr::show_cube(&preds[*c], cube)
+                        ));
+                    }
+                    last = format!(
+                        "no inductive invariant over these predicates ({}) excludes {} at \
+                         line {line}",
+                        names.join(", "),
+                        fault.describe()
+                    );
+                }
+                Outcome::Stopped(why) => return Err(why),
+            }
+        }
+        Err(last)
+    }
+}
+
+/// The predicates of every cut point: the families over the variables live there.
+pub fn predicates(sys: &System, families: &[Family]) -> Vec<Vec<Pred>> {
+    let fields: Vec<(usize, String)> = sys.fields.iter().cloned().enumerate().collect();
+    (sys.live.iter())
+        .map(|live| {
+            let vars: Vec<(usize, String)> =
+                live.iter().map(|&v| (v, sys.names[v].clone())).collect();
+            families::instantiate(families, &vars, &fields)
+        })
+        .collect()
+}
+
+/// Whether the program compares the data of two nodes.
+fn compares_data(sys: &System) -> bool {
+    use crate::program::ir::ExprKind;
+    let mut found = false;
+    for e in &sys.flat.edges {
+        for x in e.op.exprs() {
+            x.visit(&mut |x| {
+                if let ExprKind::Cmp(_, a, b) = &x.kind {
+                    let field =
+                        |e: &crate::program::ir::Expr| matches!(e.kind, ExprKind::Field(..));
+                    found |= field(a) && field(b) && a.ty.pointee().is_none();
+                }
+            });
+        }
+    }
+    found
+}

@@ -1,0 +1,851 @@
+//! The program as a transition system over the reachability logic: cut points, the paths
+//! between them, and their transition formulas by the wlp rules of Table 5.
+//!
+//! Consumes the inlined program ([`Flat`]); produces a [`System`]: the list struct and its
+//! pointer fields, the pointer variables (the vocabulary), the cut points (the entry and every
+//! loop head) with the variables live there, and the loop-free paths between cut points.
+//! [`System::explore`] executes the paths from a cut point symbolically over one copy of the
+//! vocabulary and returns each path's transition (EA^R: the side conditions introduce fresh
+//! nodes for loads and allocations and fresh relations for stores, each defined by a
+//! universal formula, so the transition occurs only positively in a query) and every fault
+//! a path may meet (null or dangling dereference, invalid free, error call) together with the
+//! two ways of leaving the logic (a store closing a cycle, a load from a node whose path does
+//! not end in `null`), which make the engine give up rather than answer.
+//!
+//! The semantics follow Table 5 with the paper's lowering of a store into store-null then
+//! store; `malloc` returns a fresh unallocated node (or `null` when allocation may fail).
+//! Integer variables and data fields are not tracked: their conditions are nondeterministic.
+
+use super::epr::{self, Rel, Voc, app1, app2, forall};
+use crate::program::ir::{Builtin, Callee, Expr, ExprKind, Op, StructId, Type, VarId};
+use crate::program::property::{Property, PropertySet};
+use crate::techniques::seed002::flat::Flat;
+use std::collections::{BTreeMap, BTreeSet};
+use z3::FuncDecl;
+use z3::ast::{Bool, Dynamic};
+
+/// The most paths leaving one cut point.
+const MAX_PATHS: usize = 2_000;
+
+/// What a path may do wrong.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fault {
+    /// A dereference of `null` or of a node not allocated (valid-deref).
+    Deref,
+    /// `free` of a node not allocated (valid-free).
+    Free,
+    /// An error call (unreach-call).
+    Error,
+    /// A store that closes a cycle: the logic covers acyclic lists only.
+    Cycle,
+    /// A load from a node whose path does not end in `null` (uninitialised link).
+    Unterminated,
+}
+
+impl Fault {
+    /// Whether reaching it is a violation (rather than leaving the logic).
+    pub fn is_violation(self) -> bool {
+        !matches!(self, Fault::Cycle | Fault::Unterminated)
+    }
+
+    /// What it is, for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fault::Deref => "a dereference of null or of unallocated memory",
+            Fault::Free => "a free of unallocated memory",
+            Fault::Error => "a call of the error function",
+            Fault::Cycle => "a store that makes a list cyclic (outside the logic)",
+            Fault::Unterminated => {
+                "a load through a link that does not end in null (outside the logic)"
+            }
+        }
+    }
+}
+
+/// A fault one path from a cut point may meet.
+#[derive(Clone, Debug)]
+pub struct Bad {
+    /// Which fault.
+    pub fault: Fault,
+    /// The source line of the operation.
+    pub line: u32,
+    /// The condition on the cut point's state (with the path's fresh symbols).
+    pub cond: Bool,
+}
+
+/// A path from a cut point to a cut point, executed over one copy of the vocabulary.
+#[derive(Clone, Debug)]
+pub struct Leaf {
+    /// The target cut point.
+    pub to: usize,
+    /// The flat edges of the path.
+    pub edges: Vec<usize>,
+    /// The path's side conditions.
+    pub cons: Vec<Bool>,
+    /// The state at the end of the path.
+    pub end: Sym,
+}
+
+impl Leaf {
+    /// The transition formula to the copy `post` of the vocabulary.
+    pub fn transition(&self, post: &Voc) -> Bool {
+        let mut out = self.cons.clone();
+        out.extend(self.end.link(post));
+        Bool::and(&out)
+    }
+}
+
+/// The symbolic state along a path: the current node of each variable, the current
+/// relations, and the side conditions so far.
+#[derive(Clone, Debug)]
+pub struct Sym {
+    vars: Vec<Dynamic>,
+    reach: Vec<Rel>,
+    alloc: Rel,
+    dle: Option<Rel>,
+    null: Dynamic,
+    cons: Vec<Bool>,
+}
+
+impl Sym {
+    fn new(v: &Voc) -> Sym {
+        Sym {
+            vars: v.vars.clone(),
+            reach: v.reach.clone(),
+            alloc: v.alloc.clone(),
+            dle: v.dle.clone(),
+            null: v.null.clone(),
+            cons: vec![],
+        }
+    }
+
+    /// Equates `post` with this state.
+    fn link(&self, post: &Voc) -> Vec<Bool> {
+        let mut out: Vec<Bool> = (self.vars.iter().zip(&post.vars))
+            .map(|(a, b)| b.eq(a))
+            .collect();
+        let (a, b) = (epr::constant("a"), epr::constant("b"));
+        for (r, p) in self.reach.iter().zip(&post.reach) {
+            out.push(forall(&[&a, &b], &app2(p, &a, &b).iff(app2(r, &a, &b))));
+        }
+        out.push(forall(
+            &[&a],
+            &app1(&post.alloc, &a).iff(app1(&self.alloc, &a)),
+        ));
+        if let (Some(d), Some(p)) = (&self.dle, &post.dle) {
+            out.push(forall(&[&a, &b], &app2(p, &a, &b).iff(app2(d, &a, &b))));
+        }
+        out
+    }
+
+    fn guard(&self) -> Bool {
+        Bool::and(&self.cons)
+    }
+
+    /// `E_f(y, a)` in the current relation.
+    fn edge(&self, f: usize, y: &Dynamic, a: &Dynamic) -> Bool {
+        let r = &self.reach[f];
+        let g = epr::constant("g");
+        let plus = |x: &Dynamic, z: &Dynamic| Bool::and(&[app2(r, x, z), x.eq(z).not()]);
+        Bool::and(&[
+            plus(y, a),
+            forall(&[&g], &plus(y, &g).implies(app2(r, a, &g))),
+        ])
+    }
+
+    /// Replaces relation `f` by a fresh one defined by `body`.
+    fn redefine(&mut self, f: usize, body: impl Fn(&FuncDecl, &Dynamic, &Dynamic) -> Bool) {
+        let old = self.reach[f].clone();
+        let new = epr::relation(&format!("R{f}"));
+        let (a, b) = (epr::constant("a"), epr::constant("b"));
+        self.cons.push(forall(
+            &[&a, &b],
+            &app2(&new, &a, &b).iff(body(&old, &a, &b)),
+        ));
+        self.reach[f] = new;
+    }
+
+    fn set_alloc(&mut self, body: impl Fn(&FuncDecl, &Dynamic) -> Bool) {
+        let old = self.alloc.clone();
+        let new = epr::set("alloc");
+        let a = epr::constant("a");
+        self.cons
+            .push(forall(&[&a], &app1(&new, &a).iff(body(&old, &a))));
+        self.alloc = new;
+    }
+
+    /// The data of `x` becomes unknown: a fresh order that agrees with the old one away
+    /// from `x` (and is again a total preorder).
+    fn havoc_data(&mut self, x: &Dynamic) {
+        let Some(old) = self.dle.clone() else { return };
+        let new = epr::relation("dle");
+        let (a, b) = (epr::constant("a"), epr::constant("b"));
+        let away = Bool::and(&[a.eq(x).not(), b.eq(x).not()]);
+        self.cons.push(forall(
+            &[&a, &b],
+            &away.implies(app2(&new, &a, &b).iff(app2(&old, &a, &b))),
+        ));
+        let c = epr::constant("c");
+        self.cons.push(forall(
+            &[&a, &b],
+            &Bool::or(&[app2(&new, &a, &b), app2(&new, &b, &a)]),
+        ));
+        self.cons.push(forall(
+            &[&a, &b, &c],
+            &Bool::and(&[app2(&new, &a, &b), app2(&new, &b, &c)]).implies(app2(&new, &a, &c)),
+        ));
+        self.dle = Some(new);
+    }
+}
+
+/// The program as a transition system.
+pub struct System {
+    /// The inlined program.
+    pub flat: Flat,
+    /// The list struct.
+    pub strukt: StructId,
+    /// Its pointer fields (to the struct itself), by name.
+    pub fields: Vec<String>,
+    /// The pointer variables, in vocabulary order.
+    pub vars: Vec<VarId>,
+    /// Their names.
+    pub names: Vec<String>,
+    /// The cut points (flat nodes); the first is the entry.
+    pub cuts: Vec<usize>,
+    /// The vocabulary variables live at each cut point.
+    pub live: Vec<Vec<usize>>,
+    /// Whether data comparisons are tracked through `dle`.
+    pub data: bool,
+    index: BTreeMap<VarId, usize>,
+    cut_of: BTreeMap<usize, usize>,
+    props: PropertySet,
+}
+
+/// Whether control goes on after an operation.
+enum Flow {
+    Go,
+    Stop,
+}
+
+impl System {
+    /// The transition system of `flat`, or the construct it cannot express.
+    pub fn new(flat: Flat, props: &PropertySet, data: bool) -> Result<System, String> {
+        let strukt = list_struct(&flat)?;
+        let def = &flat.prog.structs[strukt.0 as usize];
+        let fields: Vec<String> = (def.fields.iter())
+            .filter(|f| is_node_ptr(&f.ty, strukt))
+            .map(|f| f.name.clone())
+            .collect();
+        if fields.is_empty() {
+            return Err(format!("`{}` has no pointer field to itself", def.name));
+        }
+        let mut vars = vec![];
+        for (i, v) in flat.prog.vars.iter().enumerate() {
+            if is_node_ptr(&v.ty, strukt) {
+                vars.push(VarId(i as u32));
+            }
+        }
+        let names = unique_names(&flat, &vars);
+        let index: BTreeMap<VarId, usize> = vars.iter().enumerate().map(|(i, v)| (*v, i)).collect();
+        let mut cuts = vec![flat.entry];
+        cuts.extend(flat.loops.keys().copied().filter(|h| *h != flat.entry));
+        let cut_of = cuts.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+        let liveness = flat.liveness();
+        let equal = must_equal(&flat, &index);
+        let live = (cuts.iter())
+            .map(|c| {
+                let vs: Vec<usize> = liveness[*c]
+                    .iter()
+                    .filter_map(|v| index.get(v).copied())
+                    .collect();
+                // Of variables equal on every path, one stands for all (same predicates).
+                (vs.iter().copied())
+                    .filter(|&v| !vs.iter().any(|&u| u < v && equal[*c].contains(&(u, v))))
+                    .collect()
+            })
+            .collect();
+        let sys = System {
+            flat,
+            strukt,
+            fields,
+            vars,
+            names,
+            cuts,
+            live,
+            data,
+            index,
+            cut_of,
+            props: props.clone(),
+        };
+        sys.check_supported()?;
+        Ok(sys)
+    }
+
+    /// A fresh copy of the vocabulary.
+    pub fn voc(&self, tag: &str, null: &Dynamic) -> Voc {
+        Voc::fresh(tag, &self.names, self.fields.len(), self.data, null)
+    }
+
+    /// Every path from cut point `c` over the copy `pre`: the ones that reach a cut point,
+    /// and the faults met on the way.
+    pub fn explore(&self, c: usize, pre: &Voc) -> Result<(Vec<Leaf>, Vec<Bad>), String> {
+        let mut leaves = vec![];
+        let mut bads = vec![];
+        let start = self.cuts[c];
+        let mut stack: Vec<(usize, Sym, Vec<usize>)> = vec![(start, Sym::new(pre), vec![])];
+        let mut paths = 0usize;
+        while let Some((node, st, path)) = stack.pop() {
+            for &e in &self.flat.out[node] {
+                let edge = &self.flat.edges[e];
+                let mut st = st.clone();
+                let mut path = path.clone();
+                path.push(e);
+                let flow = self.op(&mut st, &edge.op, edge.line, &mut bads)?;
+                if matches!(flow, Flow::Stop) {
+                    continue;
+                }
+                paths += 1;
+                if paths > MAX_PATHS {
+                    return Err(format!(
+                        "more than {MAX_PATHS} paths leave the loop head at line {}",
+                        self.line_of(start)
+                    ));
+                }
+                match self.cut_of.get(&edge.to) {
+                    Some(&to) => leaves.push(Leaf {
+                        to,
+                        edges: path,
+                        cons: st.cons.clone(),
+                        end: st,
+                    }),
+                    None => stack.push((edge.to, st, path)),
+                }
+            }
+        }
+        Ok((leaves, bads))
+    }
+
+    /// The source line of a flat node (of an edge leaving it).
+    pub fn line_of(&self, node: usize) -> u32 {
+        (self.flat.out[node].first())
+            .or(self.flat.inc[node].first())
+            .map_or(0, |&e| self.flat.edges[e].line)
+    }
+
+    fn check_supported(&self) -> Result<(), String> {
+        for e in &self.flat.edges {
+            self.supported(&e.op)
+                .map_err(|what| format!("{what} at line {}", e.line))?;
+        }
+        Ok(())
+    }
+
+    fn supported(&self, op: &Op) -> Result<(), String> {
+        let mut exprs: Vec<&Expr> = vec![];
+        match op {
+            Op::Skip | Op::Return(None) => {}
+            Op::Havoc(v) => self.scalar_var(*v)?,
+            Op::Assign { lhs, rhs } => {
+                self.lvalue(lhs)?;
+                exprs.push(rhs);
+            }
+            Op::Assume { cond, .. } => exprs.push(cond),
+            Op::Return(Some(e)) => exprs.push(e),
+            Op::Call {
+                lhs,
+                callee: Callee::Builtin(b),
+                args,
+            } => {
+                match b {
+                    Builtin::Nondet | Builtin::Assume | Builtin::Error(_) => {}
+                    Builtin::Abort | Builtin::Exit => {}
+                    Builtin::Alloc(_) | Builtin::Free => {}
+                    other => return Err(format!("the library call {other:?}")),
+                }
+                if let Some(l) = lhs {
+                    self.lvalue(l)?;
+                    if matches!(b, Builtin::Nondet) && l.ty.pointee().is_some() {
+                        return Err("a nondeterministic pointer".into());
+                    }
+                }
+                exprs.extend(args);
+            }
+            Op::Call { .. } | Op::CallPtr { .. } => return Err("a call left after inlining".into()),
+            Op::Unsupported(what) => return Err(what.clone()),
+        }
+        exprs.into_iter().try_for_each(|e| self.rvalue(e))
+    }
+
+    fn scalar_var(&self, v: VarId) -> Result<(), String> {
+        let info = &self.flat.prog.vars[v.0 as usize];
+        match &info.ty {
+            Type::Int(_) => Ok(()),
+            t if is_node_ptr(t, self.strukt) => Ok(()),
+            _ => Err(format!(
+                "the variable `{}` of a type outside the logic",
+                info.name
+            )),
+        }
+    }
+
+    fn lvalue(&self, e: &Expr) -> Result<(), String> {
+        match &e.kind {
+            ExprKind::Var(v) => self.scalar_var(*v),
+            ExprKind::Field(base, _, name) => match &base.kind {
+                ExprKind::Deref(p) => {
+                    self.rvalue(p)?;
+                    self.field_ok(name, &e.ty)
+                }
+                _ => Err("a struct held in a variable".into()),
+            },
+            _ => Err("a store through a pointer that is not a list node".into()),
+        }
+    }
+
+    fn field_ok(&self, name: &str, ty: &Type) -> Result<(), String> {
+        if matches!(ty, Type::Int(_)) || self.fields.iter().any(|f| f == name) {
+            Ok(())
+        } else {
+            Err(format!("the field `{name}` of a type outside the logic"))
+        }
+    }
+
+    fn rvalue(&self, e: &Expr) -> Result<(), String> {
+        match &e.kind {
+            ExprKind::Const(_) => {
+                if e.ty.pointee().is_some() && !e.is_null_constant() {
+                    Err("an absolute address".into())
+                } else {
+                    Ok(())
+                }
+            }
+            ExprKind::Var(v) => self.scalar_var(*v),
+            ExprKind::Field(..) => self.lvalue(e),
+            ExprKind::Unary(_, a) => self.rvalue(a),
+            ExprKind::Binary(_, a, b) | ExprKind::Cmp(_, a, b) => {
+                self.rvalue(a)?;
+                self.rvalue(b)
+            }
+            ExprKind::Cast(a) => {
+                let ok = |t: &Type| is_node_ptr(t, self.strukt) || t.pointee() == Some(&Type::Void);
+                let pointer = e.ty.pointee().is_some() || a.ty.pointee().is_some();
+                if pointer && !a.is_null_constant() && !(ok(&e.ty) && ok(&a.ty)) {
+                    return Err("a pointer cast".into());
+                }
+                self.rvalue(a)
+            }
+            ExprKind::Deref(_) => Err("a dereference of a whole struct".into()),
+            ExprKind::AddrOf(_) => Err("the address of a variable or field".into()),
+            ExprKind::PtrAdd(..) | ExprKind::PtrDiff(..) => Err("pointer arithmetic".into()),
+            ExprKind::BitField(..) => Err("a bit-field".into()),
+            ExprKind::FuncAddr(_) => Err("a function pointer".into()),
+            ExprKind::Str(_) => Err("a string literal".into()),
+        }
+    }
+
+    fn field_index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f == name)
+    }
+
+    /// Executes one operation; faults go to `bads`.
+    fn op(&self, st: &mut Sym, op: &Op, line: u32, bads: &mut Vec<Bad>) -> Result<Flow, String> {
+        let mut ctx = Ctx {
+            sys: self,
+            line,
+            bads,
+        };
+        match op {
+            Op::Skip | Op::Return(_) => {}
+            Op::Havoc(v) => {
+                if let Some(&i) = self.index.get(v) {
+                    st.vars[i] = epr::constant(&self.names[i]);
+                }
+            }
+            Op::Assign { lhs, rhs } => ctx.assign(st, lhs, rhs)?,
+            Op::Assume { cond, positive } => {
+                if let Some(b) = ctx.cond(st, cond)? {
+                    st.cons.push(if *positive { b } else { b.not() });
+                }
+            }
+            Op::Call {
+                lhs,
+                callee: Callee::Builtin(b),
+                args,
+            } => return ctx.builtin(st, *b, lhs.as_ref(), args),
+            _ => return Err("an operation outside the logic".into()),
+        }
+        Ok(Flow::Go)
+    }
+}
+
+/// The execution of one operation.
+struct Ctx<'a> {
+    sys: &'a System,
+    line: u32,
+    bads: &'a mut Vec<Bad>,
+}
+
+impl Ctx<'_> {
+    fn fault(&mut self, st: &Sym, fault: Fault, cond: Bool) {
+        if fault == Fault::Error && !self.sys.props.0.contains(&Property::UnreachCall) {
+            return;
+        }
+        self.bads.push(Bad {
+            fault,
+            line: self.line,
+            cond: Bool::and(&[st.guard(), cond]),
+        });
+    }
+
+    /// Checks that `x` may be dereferenced.
+    fn deref(&mut self, st: &Sym, x: &Dynamic) {
+        let bad = Bool::or(&[x.eq(&st.null), app1(&st.alloc, x).not()]);
+        self.fault(st, Fault::Deref, bad);
+    }
+
+    /// The node a pointer expression denotes (loads go through fresh nodes).
+    fn ptr(&mut self, st: &mut Sym, e: &Expr) -> Result<Dynamic, String> {
+        match &e.kind {
+            _ if e.is_null_constant() => Ok(st.null.clone()),
+            ExprKind::Var(v) => (self.sys.index.get(v))
+                .map(|&i| st.vars[i].clone())
+                .ok_or_else(|| "a pointer variable outside the logic".into()),
+            ExprKind::Cast(a) => self.ptr(st, a),
+            ExprKind::Field(base, _, name) => {
+                let ExprKind::Deref(p) = &base.kind else {
+                    return Err("a struct held in a variable".into());
+                };
+                let f = (self.sys.field_index(name)).ok_or("a pointer field outside the logic")?;
+                let y = self.ptr(st, p)?;
+                self.deref(st, &y);
+                let ends = app2(&st.reach[f], &y, &st.null);
+                let live = Bool::and(&[y.eq(&st.null).not(), app1(&st.alloc, &y)]);
+                self.fault(st, Fault::Unterminated, Bool::and(&[live, ends.not()]));
+                let a = epr::constant("ld");
+                st.cons.push(st.edge(f, &y, &a));
+                Ok(a)
+            }
+            _ => Err("a pointer expression outside the logic".into()),
+        }
+    }
+
+    /// Checks the dereferences an integer expression makes.
+    fn reads(&mut self, st: &mut Sym, e: &Expr) -> Result<(), String> {
+        match &e.kind {
+            ExprKind::Field(base, _, name) => {
+                if let ExprKind::Deref(p) = &base.kind {
+                    if self.sys.field_index(name).is_some() {
+                        self.ptr(st, e)?;
+                    } else {
+                        let x = self.ptr(st, p)?;
+                        self.deref(st, &x);
+                    }
+                }
+                Ok(())
+            }
+            _ if e.ty.pointee().is_some() => self.ptr(st, e).map(|_| ()),
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => self.reads(st, a),
+            ExprKind::Binary(_, a, b) | ExprKind::Cmp(_, a, b) => {
+                self.reads(st, a)?;
+                self.reads(st, b)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The condition `cond != 0` when it is a pointer comparison or a data comparison the
+    /// logic tracks; `None` for conditions on untracked integers.
+    fn cond(&mut self, st: &mut Sym, cond: &Expr) -> Result<Option<Bool>, String> {
+        use crate::program::ir::CmpOp;
+        match &cond.kind {
+            ExprKind::Cmp(op, a, b) if a.ty.pointee().is_some() => {
+                let (x, y) = (self.ptr(st, a)?, self.ptr(st, b)?);
+                Ok(match op {
+                    CmpOp::Eq => Some(x.eq(&y)),
+                    CmpOp::Ne => Some(x.eq(&y).not()),
+                    _ => None,
+                })
+            }
+            ExprKind::Cmp(op, a, b) if st.dle.is_some() => {
+                let (x, y) = (self.data_of(st, a)?, self.data_of(st, b)?);
+                let (Some(x), Some(y)) = (x, y) else {
+                    return Ok(None);
+                };
+                let d = st.dle.clone().ok_or("no data order")?;
+                let le = |p: &Dynamic, q: &Dynamic| app2(&d, p, q);
+                Ok(match op {
+                    CmpOp::Le => Some(le(&x, &y)),
+                    CmpOp::Ge => Some(le(&y, &x)),
+                    CmpOp::Lt => Some(le(&y, &x).not()),
+                    CmpOp::Gt => Some(le(&x, &y).not()),
+                    CmpOp::Eq => Some(Bool::and(&[le(&x, &y), le(&y, &x)])),
+                    CmpOp::Ne => Some(Bool::and(&[le(&x, &y), le(&y, &x)]).not()),
+                })
+            }
+            _ if cond.ty.pointee().is_some() => {
+                let x = self.ptr(st, cond)?;
+                Ok(Some(x.eq(&st.null).not()))
+            }
+            _ => {
+                self.reads(st, cond)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// For `p->d` with `d` an integer field: the node `p` (after its dereference check).
+    fn data_of(&mut self, st: &mut Sym, e: &Expr) -> Result<Option<Dynamic>, String> {
+        let inner = match &e.kind {
+            ExprKind::Cast(a) => a,
+            _ => e,
+        };
+        if let ExprKind::Field(base, _, name) = &inner.kind
+            && let (ExprKind::Deref(p), None) = (&base.kind, self.sys.field_index(name))
+        {
+            let x = self.ptr(st, p)?;
+            self.deref(st, &x);
+            return Ok(Some(x));
+        }
+        self.reads(st, e)?;
+        Ok(None)
+    }
+
+    fn assign(&mut self, st: &mut Sym, lhs: &Expr, rhs: &Expr) -> Result<(), String> {
+        match &lhs.kind {
+            ExprKind::Var(v) => match self.sys.index.get(v) {
+                Some(&i) => {
+                    let t = self.ptr(st, rhs)?;
+                    st.vars[i] = t;
+                    Ok(())
+                }
+                None => self.reads(st, rhs),
+            },
+            ExprKind::Field(base, _, name) => {
+                let ExprKind::Deref(p) = &base.kind else {
+                    return Err("a struct held in a variable".into());
+                };
+                let x = self.ptr(st, p)?;
+                match self.sys.field_index(name) {
+                    Some(f) => {
+                        let y = self.ptr(st, rhs)?;
+                        self.deref(st, &x);
+                        self.store(st, f, &x, &y);
+                    }
+                    None => {
+                        self.reads(st, rhs)?;
+                        self.deref(st, &x);
+                        st.havoc_data(&x);
+                    }
+                }
+                Ok(())
+            }
+            _ => Err("a store outside the logic".into()),
+        }
+    }
+
+    /// `x->f = y`, lowered to `x->f = null; x->f = y` (Table 5).
+    fn store(&mut self, st: &mut Sym, f: usize, x: &Dynamic, y: &Dynamic) {
+        st.redefine(f, |r, a, b| {
+            Bool::and(&[
+                app2(r, a, b),
+                Bool::or(&[app2(r, a, x).not(), app2(r, b, x)]),
+            ])
+        });
+        let cycle = Bool::and(&[y.eq(&st.null).not(), app2(&st.reach[f], y, x)]);
+        self.fault(st, Fault::Cycle, cycle.clone());
+        st.cons.push(cycle.not());
+        st.redefine(f, |r, a, b| {
+            Bool::or(&[app2(r, a, b), Bool::and(&[app2(r, a, x), app2(r, y, b)])])
+        });
+    }
+
+    fn builtin(
+        &mut self,
+        st: &mut Sym,
+        b: Builtin,
+        lhs: Option<&Expr>,
+        args: &[Expr],
+    ) -> Result<Flow, String> {
+        match b {
+            Builtin::Nondet => {}
+            Builtin::Assume => {
+                if let Some(c) = args.first()
+                    && let Some(b) = self.cond(st, c)?
+                {
+                    st.cons.push(b);
+                }
+            }
+            Builtin::Error(_) => {
+                self.fault(st, Fault::Error, Bool::from_bool(true));
+                return Ok(Flow::Stop);
+            }
+            Builtin::Abort | Builtin::Exit => return Ok(Flow::Stop),
+            Builtin::Alloc(kind) => self.alloc(st, kind, lhs)?,
+            Builtin::Free => {
+                let x = self.ptr(st, args.first().ok_or("free without argument")?)?;
+                let bad = Bool::and(&[x.eq(&st.null).not(), app1(&st.alloc, &x).not()]);
+                self.fault(st, Fault::Free, bad);
+                st.set_alloc(|old, a| Bool::and(&[app1(old, a), a.eq(&x).not()]));
+            }
+            _ => return Err("a library call outside the logic".into()),
+        }
+        Ok(Flow::Go)
+    }
+
+    fn alloc(
+        &mut self,
+        st: &mut Sym,
+        kind: crate::program::ir::AllocKind,
+        lhs: Option<&Expr>,
+    ) -> Result<(), String> {
+        use crate::program::ir::AllocKind;
+        if kind == AllocKind::Alloca {
+            return Err("alloca".into());
+        }
+        let a = epr::constant("new");
+        st.cons.push(a.eq(&st.null).not());
+        st.cons.push(app1(&st.alloc, &a).not());
+        st.set_alloc(|old, b| Bool::or(&[app1(old, b), b.eq(&a)]));
+        st.havoc_data(&a);
+        if kind == AllocKind::Calloc {
+            for f in 0..st.reach.len() {
+                let null = st.null.clone();
+                self.store(st, f, &a, &null);
+            }
+        }
+        let result = if self.sys.flat.prog.alloc_may_fail {
+            let r = epr::constant("res");
+            st.cons.push(Bool::or(&[r.eq(&a), r.eq(&st.null)]));
+            r
+        } else {
+            a
+        };
+        if let Some(l) = lhs {
+            match &l.kind {
+                ExprKind::Var(v) => {
+                    if let Some(&i) = self.sys.index.get(v) {
+                        st.vars[i] = result;
+                    }
+                }
+                _ => return Err("an allocation stored outside a variable".into()),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The pairs `(u, v)`, `u < v`, of vocabulary variables equal at each flat node on every
+/// path (a forward must analysis of pointer copies).
+fn must_equal(flat: &Flat, index: &BTreeMap<VarId, usize>) -> Vec<BTreeSet<(usize, usize)>> {
+    let mut at: Vec<Option<BTreeSet<(usize, usize)>>> = vec![None; flat.nodes];
+    at[flat.entry] = Some(BTreeSet::new());
+    let mut work = vec![flat.entry];
+    while let Some(n) = work.pop() {
+        let Some(here) = at[n].clone() else { continue };
+        for &e in &flat.out[n] {
+            let edge = &flat.edges[e];
+            let out = copy_transfer(&here, &edge.op, index);
+            let to = edge.to;
+            let next = match &at[to] {
+                None => out,
+                Some(old) => old.intersection(&out).copied().collect(),
+            };
+            if at[to].as_ref() != Some(&next) {
+                at[to] = Some(next);
+                work.push(to);
+            }
+        }
+    }
+    at.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+fn copy_transfer(
+    eq: &BTreeSet<(usize, usize)>,
+    op: &Op,
+    index: &BTreeMap<VarId, usize>,
+) -> BTreeSet<(usize, usize)> {
+    let var = |e: &Expr| -> Option<usize> {
+        let mut e = e;
+        while let ExprKind::Cast(a) = &e.kind {
+            e = a;
+        }
+        match e.kind {
+            ExprKind::Var(v) => index.get(&v).copied(),
+            _ => None,
+        }
+    };
+    let (target, source) = match op {
+        Op::Assign { lhs, rhs } => (var(lhs), var(rhs)),
+        Op::Call { lhs: Some(l), .. } => (var(l), None),
+        Op::Havoc(v) => (index.get(v).copied(), None),
+        _ => return eq.clone(),
+    };
+    let Some(x) = target else { return eq.clone() };
+    let mut out: BTreeSet<(usize, usize)> = (eq.iter())
+        .filter(|(a, b)| *a != x && *b != x)
+        .copied()
+        .collect();
+    if let Some(y) = source.filter(|y| *y != x) {
+        let pair = |a: usize, b: usize| (a.min(b), a.max(b));
+        let mut class: Vec<usize> = (out.iter())
+            .filter_map(|&(a, b)| (a == y).then_some(b).or((b == y).then_some(a)))
+            .collect();
+        class.push(y);
+        for z in class {
+            out.insert(pair(x, z));
+        }
+    }
+    out
+}
+
+fn is_node_ptr(t: &Type, s: StructId) -> bool {
+    matches!(t.pointee(), Some(Type::Struct(x)) if *x == s)
+}
+
+/// The one struct the program's pointers point to.
+fn list_struct(flat: &Flat) -> Result<StructId, String> {
+    let mut found = None;
+    for v in &flat.prog.vars {
+        let mut t = &v.ty;
+        let mut depth = 0;
+        while let Some(p) = t.pointee() {
+            t = p;
+            depth += 1;
+        }
+        match (t, depth) {
+            (Type::Struct(s), 1) => {
+                if found.is_some_and(|f| f != *s) {
+                    return Err("pointers to two struct types".into());
+                }
+                found = Some(*s);
+            }
+            (_, 0) => {}
+            (Type::Int(_), _) | (Type::Void, _) | (Type::Struct(_), _) => {
+                return Err(format!(
+                    "the variable `{}` of a pointer type outside the logic",
+                    v.name
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "the variable `{}` of a type outside the logic",
+                    v.name
+                ));
+            }
+        }
+    }
+    found.ok_or_else(|| "no pointer to a struct".into())
+}
+
+/// Readable, distinct names for the vocabulary variables (inlined copies get a suffix).
+fn unique_names(flat: &Flat, vars: &[VarId]) -> Vec<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    vars.iter()
+        .map(|v| {
+            let base = flat.prog.vars[v.0 as usize].name.replace('#', "_");
+            let n = seen.entry(base.clone()).or_default();
+            *n += 1;
+            if *n == 1 { base } else { format!("{base}_{n}") }
+        })
+        .collect()
+}
