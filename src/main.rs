@@ -14,6 +14,7 @@ mod spec_cmd;
 mod specs;
 mod table1;
 mod table2;
+mod table3;
 mod witness;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -28,6 +29,8 @@ use shapecheck_runtime::techniques::explicit::Explicit;
 use shapecheck_runtime::techniques::seed000::Seed000;
 use shapecheck_runtime::techniques::seed000::lazy::LazyConfig;
 use shapecheck_runtime::techniques::seed002::Seed002;
+use shapecheck_runtime::techniques::seed003::Seed003;
+use shapecheck_runtime::techniques::seed003::families::Family;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -71,6 +74,8 @@ enum Command {
     Table1(table1::TableArgs),
     /// Seed 002's Table II side by side with template engine runs on benchmarks/seed-002.
     Table2(table2::Table2Args),
+    /// Seed 003's Tables 6 and 8 side by side with PDR and portfolio runs on benchmarks/seed-003.
+    Table3(table3::Table3Args),
     /// Validate a violation witness (YAML format 2.0) by replaying it, driven by its
     /// waypoints alone; prints `VALID` or `INVALID` with the reason.
     ///
@@ -154,6 +159,16 @@ struct VerifyArgs {
     /// instead of refinement from the coarsest.
     #[arg(long)]
     maximal: bool,
+    /// PDR's predicate families, comma-separated (eq, edge, reach, ls, alloc, stable, rev,
+    /// sorted), instead of its default lattice (the paper's base families with alloc and
+    /// stable, then rev and sorted).
+    #[arg(long, value_delimiter = ',', value_parser = parse_family)]
+    families: Vec<Family>,
+}
+
+fn parse_family(s: &str) -> Result<Family, String> {
+    Family::parse(s)
+        .ok_or_else(|| format!("no family `{s}` (eq, edge, reach, ls, alloc, stable, rev, sorted)"))
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
@@ -253,6 +268,7 @@ fn main() -> ExitCode {
         }
         Command::Table1(args) => on_big_stack(guard::Style::Silent, move || table1::table1(&args)),
         Command::Table2(args) => table2::table2(&args),
+        Command::Table3(args) => table3::table3(&args),
         Command::Validate(args) => on_big_stack(guard::Style::Silent, move || witness::run(&args)),
     }
 }
@@ -441,7 +457,13 @@ fn engines(args: &VerifyArgs) -> Engines {
                 }),
             },
         },
-        seed003: Default::default(),
+        seed003: Seed003 {
+            families: if args.families.is_empty() {
+                vec![]
+            } else {
+                vec![args.families.clone()]
+            },
+        },
     }
 }
 

@@ -5,8 +5,9 @@
 //!
 //! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow; at most a fifth of
 //!   the time), then template synthesis (unreach-call only) on half of the time left,
-//!   the lazy shape analysis on half of what is then left, then the explicit engine with the
-//!   rest; the first decided verdict stands.
+//!   the lazy shape analysis on half of what is then left, PDR (where it applies) on a share
+//!   of what is then left, then the explicit engine with the rest; the first decided verdict
+//!   stands.
 //! - [`Mode::Only`]: one engine, with the whole budget.
 //! - [`Mode::Compare`]: every engine that supports the properties, each on an equal share of
 //!   the budget; they must not disagree. A TRUE against a replayed FALSE is a soundness bug:
@@ -54,6 +55,15 @@ pub const FIRST_PASS_SHARE: f64 = 0.2;
 /// mode (unreach-call only): it alone proves properties of heap data, and a synthesis that
 /// cannot succeed usually stops early.
 pub const TEMPLATE_SHARE: f64 = 0.5;
+
+/// The share of the time left that PDR may take in auto mode, on the tasks it applies to
+/// (unreach-call, valid-deref and valid-free on one list struct), after the shape analysis:
+/// it proves properties that need Boolean combinations of reachability facts, and the rest of
+/// the time goes to the full explicit run that finds deep bugs.
+pub const PDR_SHARE: f64 = 0.4;
+
+/// The most time PDR takes in auto mode when the run has no time limit.
+pub const PDR_CAP: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// The names `--engine` takes besides `auto` and `compare`.
 pub const ENGINES: [&str; 4] = ["explicit", "shape", "template", "pdr"];
@@ -155,6 +165,13 @@ fn auto(task: &Task, engines: &Engines) -> Portfolio {
             &engines.seed000,
             &task.with_budget(task.budget.share(share)),
         ));
+    }
+    if !runs.iter().any(|r| r.verdict.decided()) && engines.seed003.applies(task) {
+        runs.push(
+            engines
+                .seed003
+                .run(&task.with_budget(task.budget.share(PDR_SHARE).at_most(PDR_CAP))),
+        );
     }
     if staged && !runs.iter().any(|r| r.verdict.decided()) {
         // The full run supersedes the first pass: its reasons are the explicit engine's.

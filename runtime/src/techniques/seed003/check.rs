@@ -12,6 +12,7 @@ use super::epr::Voc;
 use super::families::Pred;
 use super::pdr::{Clause, clause_formula, initial, new_solver};
 use super::program::{Fault, System};
+use crate::engine::Budget;
 use std::collections::BTreeSet;
 use z3::SatResult;
 use z3::ast::Bool;
@@ -21,6 +22,7 @@ pub fn invariant(
     sys: &System,
     preds: &[Vec<Pred>],
     inv: &[BTreeSet<Clause>],
+    budget: &Budget,
 ) -> Result<(), String> {
     let null = super::epr::constant("null");
     let formula = |c: usize, v: &Voc| {
@@ -32,13 +34,13 @@ pub fn invariant(
     };
     let w0 = sys.voc("@0", &null);
     let w1 = sys.voc("@1", &null);
-    unsat(&w0, None, &[initial(&w0), formula(0, &w0).not()])
+    unsat(budget, &w0, None, &[initial(&w0), formula(0, &w0).not()])
         .map_err(|e| format!("the invariant does not hold initially ({e})"))?;
     for c in 0..sys.cuts.len() {
         let (leaves, bads) = sys.explore(c, &w0)?;
         for l in &leaves {
             let parts = [formula(c, &w0), l.transition(&w1), formula(l.to, &w1).not()];
-            unsat(&w0, Some(&w1), &parts).map_err(|e| {
+            unsat(budget, &w0, Some(&w1), &parts).map_err(|e| {
                 format!(
                     "the invariant is not preserved from line {} to line {} ({e})",
                     sys.line_of(sys.cuts[c]),
@@ -47,7 +49,7 @@ pub fn invariant(
             })?;
         }
         for b in &bads {
-            unsat(&w0, None, &[formula(c, &w0), b.cond.clone()]).map_err(|e| {
+            unsat(budget, &w0, None, &[formula(c, &w0), b.cond.clone()]).map_err(|e| {
                 format!(
                     "the invariant does not exclude {} at line {} ({e})",
                     b.fault.describe(),
@@ -59,8 +61,8 @@ pub fn invariant(
     Ok(())
 }
 
-fn unsat(v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Result<(), String> {
-    let s = new_solver();
+fn unsat(budget: &Budget, v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Result<(), String> {
+    let s = new_solver(budget);
     for a in v0
         .axioms()
         .into_iter()
@@ -84,12 +86,17 @@ fn unsat(v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Result<(), String> {
 /// Whether a concrete run visits the cut points `cuts` in order (one path between each
 /// consecutive pair) and then meets `fault` from the last one: `Ok(true)` sat, `Ok(false)`
 /// unsat.
-pub fn bounded(sys: &System, cuts: &[usize], fault: Fault) -> Result<bool, String> {
+pub fn bounded(
+    sys: &System,
+    cuts: &[usize],
+    fault: Fault,
+    budget: &Budget,
+) -> Result<bool, String> {
     let null = super::epr::constant("null");
     let vocs: Vec<Voc> = (0..cuts.len())
         .map(|i| sys.voc(&format!("@{i}"), &null))
         .collect();
-    let s = new_solver();
+    let s = new_solver(budget);
     for v in &vocs {
         for a in v.axioms() {
             s.assert(&a);

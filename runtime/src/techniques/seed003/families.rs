@@ -111,6 +111,15 @@ pub fn instantiate(
     out
 }
 
+/// The equality of two variables (by index, with the vocabulary's names).
+pub fn equal(u: usize, v: usize, names: &[String]) -> Pred {
+    pred(
+        format!("{} = {}", names[u], names[v]),
+        Family::Eq,
+        Formula::Eq(Term::Var(u), Term::Var(v)),
+    )
+}
+
 fn pred(name: String, family: Family, formula: Formula) -> Pred {
     Pred {
         name,

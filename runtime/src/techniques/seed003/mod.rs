@@ -73,14 +73,19 @@ impl Engine for Seed003 {
 }
 
 impl Seed003 {
+    /// Whether the engine applies to the task: its properties, and a program inside the logic.
+    pub fn applies(&self, task: &Task) -> bool {
+        self.supports(task.properties).is_ok()
+            && Flat::new(task.program)
+                .and_then(|f| System::new(f, task.properties, false))
+                .is_ok()
+    }
+
     /// The configurations to try on `sys`: the given ones, or base + St, then with `rev`
     /// (two fields) and `sorted` (data compared) added.
     fn lattice(&self, fields: usize, data: bool) -> Vec<Vec<Family>> {
         if !self.families.is_empty() {
             return self.families.clone();
-        }
-        if let Ok(list) = std::env::var("PDR_FAMILIES") {
-            return vec![list.split(',').filter_map(Family::parse).collect()];
         }
         let mut first = Family::BASE.to_vec();
         first.extend([Family::Alloc, Family::Stable]);
@@ -124,13 +129,13 @@ impl Seed003 {
                     );
                 }
             }
-            let mut pdr = Pdr::new(&sys, &preds)?;
+            let mut pdr = Pdr::new(&sys, &preds, task.budget)?;
             let outcome = pdr.run();
             let ctr = pdr.counters;
             details.push(format!("N = {}, {} solver calls", ctr.frames, ctr.calls));
             match outcome {
                 Outcome::Invariant(inv) => {
-                    check::invariant(&sys, &preds, &inv)?;
+                    check::invariant(&sys, &preds, &inv, &task.budget)?;
                     let clauses: usize = inv.iter().map(|c| c.len()).sum();
                     for (c, cls) in inv.iter().enumerate() {
                         details.push(format!("invariant at line {}:", sys.line_of(sys.cuts[c])));
@@ -149,7 +154,7 @@ impl Seed003 {
                 }
                 Outcome::Trace(trace, fault, line) => {
                     let cuts: Vec<usize> = trace.iter().map(|(c, _)| *c).collect();
-                    if check::bounded(&sys, &cuts, fault)? {
+                    if check::bounded(&sys, &cuts, fault, &task.budget)? {
                         let what = if fault.is_violation() {
                             format!(
                                 "a run of the logic's model of the program reaches {} at line \
@@ -198,11 +203,17 @@ impl Seed003 {
 /// The predicates of every cut point: the families over the variables live there.
 pub fn predicates(sys: &System, families: &[Family]) -> Vec<Vec<Pred>> {
     let fields: Vec<(usize, String)> = sys.fields.iter().cloned().enumerate().collect();
-    (sys.live.iter())
-        .map(|live| {
+    (sys.live.iter().zip(&sys.aliases))
+        .map(|(live, aliases)| {
             let vars: Vec<(usize, String)> =
                 live.iter().map(|&v| (v, sys.names[v].clone())).collect();
-            families::instantiate(families, &vars, &fields)
+            let mut preds = families::instantiate(families, &vars, &fields);
+            preds.extend(
+                aliases
+                    .iter()
+                    .map(|&(u, v)| families::equal(u, v, &sys.names)),
+            );
+            preds
         })
         .collect()
 }

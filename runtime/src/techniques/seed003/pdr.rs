@@ -14,6 +14,7 @@ use super::epr::Voc;
 use super::families::Pred;
 use super::logic::Formula;
 use super::program::{Bad, Fault, System};
+use crate::engine::Budget;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 use z3::ast::{Bool, Dynamic};
@@ -74,6 +75,7 @@ pub struct Pdr<'a> {
     encoded: Vec<Vec<[Bool; 2]>>,
     /// The encoding of each learned clause (unprimed).
     clauses: BTreeMap<(usize, Clause), Bool>,
+    budget: Budget,
     /// Counters.
     pub counters: Counters,
 }
@@ -81,7 +83,7 @@ pub struct Pdr<'a> {
 impl<'a> Pdr<'a> {
     /// Prepares the run: the paths of every cut point over the unprimed copy, their
     /// transitions to the primed copy.
-    pub fn new(sys: &'a System, preds: &'a [Vec<Pred>]) -> Result<Pdr<'a>, String> {
+    pub fn new(sys: &'a System, preds: &'a [Vec<Pred>], budget: Budget) -> Result<Pdr<'a>, String> {
         let null = super::epr::constant("null");
         let v0 = sys.voc("", &null);
         let v1 = sys.voc("'", &null);
@@ -125,6 +127,7 @@ impl<'a> Pdr<'a> {
             incoming,
             any_bad,
             frames: vec![vec![BTreeSet::new(); sys.cuts.len()]],
+            budget,
             counters: Counters::default(),
         })
     }
@@ -305,11 +308,11 @@ impl<'a> Pdr<'a> {
         primed: bool,
         model_at: usize,
     ) -> Result<Answer, Stop> {
-        if crate::engine::budget::check().is_err() {
+        if self.budget.check().is_err() || crate::engine::budget::check().is_err() {
             return Err(Stop::Other("the time or memory limit was reached".into()));
         }
         self.counters.calls += 1;
-        let solver = new_solver();
+        let solver = new_solver(&self.budget);
         for a in &self.axioms[0] {
             solver.assert(a);
         }
@@ -375,10 +378,16 @@ impl<'a> Pdr<'a> {
 }
 
 /// A solver for one query, under the run's time limit.
-pub fn new_solver() -> Solver {
+pub fn new_solver(budget: &Budget) -> Solver {
     let solver = Solver::new();
     let mut params = z3::Params::new();
-    params.set_u32("timeout", crate::engine::budget::solver_timeout_ms(60_000));
+    let left = budget
+        .remaining()
+        .map_or(60_000, |r| r.as_millis().min(60_000) as u32);
+    params.set_u32(
+        "timeout",
+        crate::engine::budget::solver_timeout_ms(left.max(1)),
+    );
     // The definitions of the relations a path updates (`forall a, b. R'(a, b) <-> ...`) are
     // macros: expanding them leaves the solver only the quantifiers of the predicates.
     params.set_bool("smt.macro_finder", true);

@@ -212,8 +212,11 @@ pub struct System {
     pub names: Vec<String>,
     /// The cut points (flat nodes); the first is the entry.
     pub cuts: Vec<usize>,
-    /// The vocabulary variables live at each cut point.
+    /// The vocabulary variables live at each cut point (one of each class of variables equal
+    /// there on every path).
     pub live: Vec<Vec<usize>>,
+    /// The other live variables of those classes, each with the one that stands for it.
+    pub aliases: Vec<Vec<(usize, usize)>>,
     /// Whether data comparisons are tracked through `dle`.
     pub data: bool,
     index: BTreeMap<VarId, usize>,
@@ -239,12 +242,9 @@ impl System {
         if fields.is_empty() {
             return Err(format!("`{}` has no pointer field to itself", def.name));
         }
-        let mut vars = vec![];
-        for (i, v) in flat.prog.vars.iter().enumerate() {
-            if is_node_ptr(&v.ty, strukt) {
-                vars.push(VarId(i as u32));
-            }
-        }
+        let vars: Vec<VarId> = (used_vars(&flat).into_iter())
+            .filter(|v| is_node_ptr(&flat.prog.vars[v.0 as usize].ty, strukt))
+            .collect();
         let names = unique_names(&flat, &vars);
         let index: BTreeMap<VarId, usize> = vars.iter().enumerate().map(|(i, v)| (*v, i)).collect();
         let mut cuts = vec![flat.entry];
@@ -252,18 +252,22 @@ impl System {
         let cut_of = cuts.iter().enumerate().map(|(i, n)| (*n, i)).collect();
         let liveness = flat.liveness();
         let equal = must_equal(&flat, &index);
-        let live = (cuts.iter())
-            .map(|c| {
-                let vs: Vec<usize> = liveness[*c]
-                    .iter()
-                    .filter_map(|v| index.get(v).copied())
-                    .collect();
-                // Of variables equal on every path, one stands for all (same predicates).
-                (vs.iter().copied())
-                    .filter(|&v| !vs.iter().any(|&u| u < v && equal[*c].contains(&(u, v))))
-                    .collect()
-            })
-            .collect();
+        let mut live = vec![];
+        let mut aliases = vec![];
+        for c in &cuts {
+            let vs: Vec<usize> = (liveness[*c].iter())
+                .filter_map(|v| index.get(v).copied())
+                .collect();
+            // Of variables equal on every path, one stands for all in the predicates, and an
+            // equality predicate keeps each of the others tied to it.
+            let rep = |v: usize| {
+                vs.iter()
+                    .copied()
+                    .find(|&u| u < v && equal[*c].contains(&(u, v)))
+            };
+            live.push(vs.iter().copied().filter(|&v| rep(v).is_none()).collect());
+            aliases.push(vs.iter().filter_map(|&v| rep(v).map(|u| (u, v))).collect());
+        }
         let sys = System {
             flat,
             strukt,
@@ -272,6 +276,7 @@ impl System {
             names,
             cuts,
             live,
+            aliases,
             data,
             index,
             cut_of,
@@ -802,10 +807,31 @@ fn is_node_ptr(t: &Type, s: StructId) -> bool {
     matches!(t.pointee(), Some(Type::Struct(x)) if *x == s)
 }
 
+/// The variables the operations of the inlined program mention.
+fn used_vars(flat: &Flat) -> BTreeSet<VarId> {
+    let mut out = BTreeSet::new();
+    for e in &flat.edges {
+        if let Op::Havoc(v) = &e.op {
+            out.insert(*v);
+        }
+        for x in e.op.exprs() {
+            x.visit(&mut |x| {
+                if let ExprKind::Var(v) = x.kind {
+                    out.insert(v);
+                }
+            });
+        }
+    }
+    out
+}
+
 /// The one struct the program's pointers point to.
 fn list_struct(flat: &Flat) -> Result<StructId, String> {
     let mut found = None;
-    for v in &flat.prog.vars {
+    for v in used_vars(flat)
+        .into_iter()
+        .map(|v| &flat.prog.vars[v.0 as usize])
+    {
         let mut t = &v.ty;
         let mut depth = 0;
         while let Some(p) = t.pointee() {
@@ -822,14 +848,14 @@ fn list_struct(flat: &Flat) -> Result<StructId, String> {
             (_, 0) => {}
             (Type::Int(_), _) | (Type::Void, _) | (Type::Struct(_), _) => {
                 return Err(format!(
-                    "the variable `{}` of a pointer type outside the logic",
-                    v.name
+                    "the variable `{}` of a pointer type outside the logic (line {})",
+                    v.name, v.line
                 ));
             }
             _ => {
                 return Err(format!(
-                    "the variable `{}` of a type outside the logic",
-                    v.name
+                    "the variable `{}` of a type outside the logic (line {})",
+                    v.name, v.line
                 ));
             }
         }

@@ -1,0 +1,124 @@
+//! Seed 003's engine (`--engine pdr`): PDR over reachability predicates proves the quick
+//! benchmarks of `benchmarks/seed-003/` with a printed, re-checked invariant, never proves a
+//! buggy program and never answers FALSE itself, says "no inductive invariant over these
+//! predicates" when a family the proof needs is removed, and names the construct and line of
+//! a program outside its logic.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bench(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benchmarks/seed-003")
+        .join(name)
+}
+
+fn own(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/seed003")
+        .join(name)
+}
+
+/// The text report of a PDR run.
+fn pdr(p: &Path, check: &str, timeout: &str, extra: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("verify")
+        .arg(p)
+        .args(["--engine", "pdr", "--check", check, "--timeout", timeout])
+        .args(extra)
+        .output()
+        .expect("run shapecheck");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn verdict(out: &str) -> &str {
+    out.lines().next().unwrap_or("")
+}
+
+const ALL: &str = "unreach-call,valid-deref,valid-free";
+
+#[test]
+fn pdr_proves_the_quick_benchmarks_with_a_printed_invariant() {
+    // The budget is generous for a loaded machine; times are measured by `table3`.
+    for name in ["delete_all.c", "last.c", "create.c"] {
+        let out = pdr(&bench(name), ALL, "240", &[]);
+        assert_eq!(verdict(&out), "TRUE", "{name}:\n{out}");
+        assert!(out.contains("PDR invariant ("), "{name}:\n{out}");
+        assert!(out.contains("invariant at line"), "{name}:\n{out}");
+    }
+}
+
+#[test]
+fn pdr_proves_no_buggy_program_and_never_answers_false() {
+    // (delete_all_bug.c leaks, which this engine does not check.)
+    let mut files: Vec<PathBuf> = ["delete_bug.c", "last_bug.c", "create_bug.c"]
+        .iter()
+        .map(|n| bench(n))
+        .collect();
+    files.extend(
+        [
+            "t8_insert_weak_pre.c",
+            "t8_filter_null_deref.c",
+            "t8_reverse_cycle.c",
+        ]
+        .iter()
+        .map(|n| bench(n)),
+    );
+    files.push(own("walk_to_bug.c"));
+    for p in &files {
+        let out = pdr(p, ALL, "30", &[]);
+        assert_eq!(verdict(&out), "UNKNOWN", "{}:\n{out}", p.display());
+    }
+}
+
+#[test]
+fn a_bug_is_reported_as_a_run_of_the_model_with_its_line() {
+    let out = pdr(&own("walk_to_bug.c"), "valid-deref,valid-free", "60", &[]);
+    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
+    assert!(
+        out.contains("reaches a dereference of null or of unallocated memory at line 29"),
+        "{out}"
+    );
+}
+
+#[test]
+fn without_reachability_no_inductive_invariant_exists() {
+    let p = own("walk_to.c");
+    let full = pdr(&p, "valid-deref,valid-free", "120", &[]);
+    assert_eq!(verdict(&full), "TRUE", "{full}");
+    let poor = pdr(
+        &p,
+        "valid-deref,valid-free",
+        "120",
+        &["--families", "eq,alloc,stable"],
+    );
+    assert_eq!(verdict(&poor), "UNKNOWN", "{poor}");
+    assert!(
+        poor.contains("no inductive invariant over these predicates (eq, alloc, stable)"),
+        "{poor}"
+    );
+    // The abstract trace is printed, from the entry to the fault.
+    assert!(poor.contains("an abstract trace to"), "{poor}");
+}
+
+#[test]
+fn a_construct_outside_the_logic_is_named_with_its_line() {
+    let out = pdr(&own("int_pointer.c"), "valid-deref,valid-free", "30", &[]);
+    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
+    assert!(
+        out.contains("the variable `p` of a pointer type outside the logic (line 6)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_unknown_family_is_refused() {
+    let o = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("verify")
+        .arg(own("walk_to.c"))
+        .args(["--engine", "pdr", "--families", "eq,reachable"])
+        .output()
+        .expect("run shapecheck");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("reachable"));
+}
