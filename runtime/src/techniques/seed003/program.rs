@@ -235,6 +235,9 @@ impl System {
     pub fn new(flat: Flat, props: &PropertySet, data: bool) -> Result<System, String> {
         let strukt = list_struct(&flat)?;
         let def = &flat.prog.structs[strukt.0 as usize];
+        if def.is_union {
+            return Err(format!("`{}` is a union", def.name));
+        }
         let fields: Vec<String> = (def.fields.iter())
             .filter(|f| is_node_ptr(&f.ty, strukt))
             .map(|f| f.name.clone())
