@@ -99,6 +99,25 @@ impl Run {
     }
 }
 
+impl Run {
+    /// The run of an engine that started at `start`: its verdict (an `Err` is UNKNOWN with
+    /// that reason) and the lines explaining it.
+    pub fn finished(
+        engine: &'static str,
+        start: std::time::Instant,
+        verdict: Result<Verdict, String>,
+        details: Vec<String>,
+    ) -> Run {
+        let mut run = Run::new(
+            engine,
+            verdict.unwrap_or_else(|why| Verdict::Unknown(vec![why])),
+        );
+        run.details = details;
+        run.seconds = start.elapsed().as_secs_f64();
+        run
+    }
+}
+
 /// A verification technique.
 pub trait Engine {
     /// Its name, as `--engine` spells it.

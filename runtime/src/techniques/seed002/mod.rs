@@ -85,14 +85,8 @@ impl Engine for Seed002 {
         let start = Instant::now();
         let mut details = vec![];
         let safe = self.memory_safety(task, &mut details);
-        let verdict = match prove(task, safe.as_deref(), &mut details) {
-            Ok(v) => v,
-            Err(why) => Verdict::Unknown(vec![why]),
-        };
-        let mut run = Run::new(self.name(), verdict);
-        run.details = details;
-        run.seconds = start.elapsed().as_secs_f64();
-        run
+        let verdict = prove(task, safe.as_deref(), &mut details);
+        Run::finished(self.name(), start, verdict, details)
     }
 }
 

@@ -46,20 +46,21 @@ impl Family {
         }
     }
 
+    /// Every family.
+    pub const ALL: [Family; 8] = [
+        Family::Eq,
+        Family::Edge,
+        Family::Reach,
+        Family::Ls,
+        Family::Alloc,
+        Family::Stable,
+        Family::Rev,
+        Family::Sorted,
+    ];
+
     /// The family of a name.
     pub fn parse(s: &str) -> Option<Family> {
-        [
-            Family::Eq,
-            Family::Edge,
-            Family::Reach,
-            Family::Ls,
-            Family::Alloc,
-            Family::Stable,
-            Family::Rev,
-            Family::Sorted,
-        ]
-        .into_iter()
-        .find(|f| f.name() == s)
+        Family::ALL.into_iter().find(|f| f.name() == s)
     }
 }
 
@@ -242,17 +243,7 @@ mod tests {
     fn every_body_is_alternation_free_and_counts_are_quadratic() {
         let vars = vec![(0, "x".to_string()), (1, "y".to_string())];
         let fields = vec![(0, "n".to_string()), (1, "p".to_string())];
-        let all = [
-            Family::Eq,
-            Family::Edge,
-            Family::Reach,
-            Family::Ls,
-            Family::Alloc,
-            Family::Stable,
-            Family::Rev,
-            Family::Sorted,
-        ];
-        let ps = instantiate(&all, &vars, &fields);
+        let ps = instantiate(&Family::ALL, &vars, &fields);
         assert!(ps.iter().all(|p| p.formula.is_alternation_free()));
         // Terms x, y, null: 3 equalities, per field 4 ordered pairs with a non-null source.
         let count = |fam| ps.iter().filter(|p| p.family == fam).count();

@@ -61,14 +61,8 @@ impl Engine for Seed003 {
     fn run(&self, task: &Task) -> Run {
         let start = Instant::now();
         let mut details = vec![];
-        let verdict = match self.prove(task, &mut details) {
-            Ok(v) => v,
-            Err(why) => Verdict::Unknown(vec![why]),
-        };
-        let mut run = Run::new(self.name(), verdict);
-        run.details = details;
-        run.seconds = start.elapsed().as_secs_f64();
-        run
+        let verdict = self.prove(task, &mut details);
+        Run::finished(self.name(), start, verdict, details)
     }
 }
 
