@@ -122,3 +122,18 @@ fn an_unknown_family_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("reachable"));
 }
+
+#[test]
+fn two_different_fields_of_a_node_are_not_one_data_value() {
+    // `p->lo > p->hi` compares two fields: the data order `dle` tracks one field only, so
+    // this twin (the third interval is [4, 3]) must not be proved.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs/unreach-call/split_recent_bug.c");
+    let out = pdr(
+        &p,
+        "unreach-call",
+        "60",
+        &["--families", "eq,edge,reach,alloc,stable,sorted"],
+    );
+    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
+}

@@ -99,7 +99,7 @@ impl Seed003 {
 
     fn prove(&self, task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
         let probe = System::new(Flat::new(task.program)?, task.properties, false)?;
-        let data = compares_data(&probe);
+        let data = program::compared_field(&probe.flat).is_some();
         let configs = self.lattice(probe.fields.len(), data);
         let mut last = String::new();
         for families in configs {
@@ -210,22 +210,4 @@ pub fn predicates(sys: &System, families: &[Family]) -> Vec<Vec<Pred>> {
             preds
         })
         .collect()
-}
-
-/// Whether the program compares the data of two nodes.
-fn compares_data(sys: &System) -> bool {
-    use crate::program::ir::ExprKind;
-    let mut found = false;
-    for e in &sys.flat.edges {
-        for x in e.op.exprs() {
-            x.visit(&mut |x| {
-                if let ExprKind::Cmp(_, a, b) = &x.kind {
-                    let field =
-                        |e: &crate::program::ir::Expr| matches!(e.kind, ExprKind::Field(..));
-                    found |= field(a) && field(b) && a.ty.pointee().is_none();
-                }
-            });
-        }
-    }
-    found
 }

@@ -219,6 +219,8 @@ pub struct System {
     pub aliases: Vec<Vec<(usize, usize)>>,
     /// Whether data comparisons are tracked through `dle`.
     pub data: bool,
+    /// The integer field whose values `dle` orders (the one field compared between nodes).
+    pub data_field: Option<String>,
     index: BTreeMap<VarId, usize>,
     cut_of: BTreeMap<usize, usize>,
     props: PropertySet,
@@ -271,6 +273,7 @@ impl System {
             live.push(vs.iter().copied().filter(|&v| rep(v).is_none()).collect());
             aliases.push(vs.iter().filter_map(|&v| rep(v).map(|u| (u, v))).collect());
         }
+        let data_field = compared_field(&flat);
         let sys = System {
             flat,
             strukt,
@@ -280,7 +283,8 @@ impl System {
             cuts,
             live,
             aliases,
-            data,
+            data: data && data_field.is_some(),
+            data_field: if data { data_field } else { None },
             index,
             cut_of,
             props: props.clone(),
@@ -608,7 +612,8 @@ impl Ctx<'_> {
             _ => e,
         };
         if let ExprKind::Field(base, _, name) = &inner.kind
-            && let (ExprKind::Deref(p), None) = (&base.kind, self.sys.field_index(name))
+            && let ExprKind::Deref(p) = &base.kind
+            && self.sys.data_field.as_deref() == Some(name.as_str())
         {
             let x = self.ptr(st, p)?;
             self.deref(st, &x);
@@ -642,7 +647,9 @@ impl Ctx<'_> {
                     None => {
                         self.reads(st, rhs)?;
                         self.deref(st, &x);
-                        st.havoc_data(&x);
+                        if self.sys.data_field.as_deref() == Some(name.as_str()) {
+                            st.havoc_data(&x);
+                        }
                     }
                 }
                 Ok(())
@@ -808,6 +815,40 @@ fn copy_transfer(
 
 fn is_node_ptr(t: &Type, s: StructId) -> bool {
     matches!(t.pointee(), Some(Type::Struct(x)) if *x == s)
+}
+
+/// The integer field compared between two nodes (`p->d < q->d`, the same field on both
+/// sides), if any: the field whose order `dle` tracks. Comparisons of two different fields
+/// stay nondeterministic.
+pub fn compared_field(flat: &Flat) -> Option<String> {
+    let mut found = None;
+    for e in &flat.edges {
+        for x in e.op.exprs() {
+            x.visit(&mut |x| {
+                if let ExprKind::Cmp(_, a, b) = &x.kind
+                    && let (Some(f), Some(g)) = (int_field(a), int_field(b))
+                    && f == g
+                    && found.is_none()
+                {
+                    found = Some(f.to_string());
+                }
+            });
+        }
+    }
+    found
+}
+
+/// The name of the integer field an expression reads (`p->d`, through casts).
+fn int_field(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Cast(a) => int_field(a),
+        ExprKind::Field(base, _, name)
+            if matches!(base.kind, ExprKind::Deref(_)) && matches!(e.ty, Type::Int(_)) =>
+        {
+            Some(name)
+        }
+        _ => None,
+    }
 }
 
 /// The variables the operations of the inlined program mention.
