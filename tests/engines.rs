@@ -138,13 +138,30 @@ fn fingerprint(r: &Run) -> String {
         Verdict::Unknown(why) => format!("UNKNOWN {why:?}"),
     };
     let shapes = r.artifacts.get("shapes.txt").cloned().unwrap_or_default();
-    // Details without the times they report.
-    let details: Vec<String> = (r.details.iter())
+    // Details without the times they report; the numbered refinements as a set (two
+    // spurious paths found in one ART round may be refined in either order, with the same
+    // abstraction, graphs and certificate at the end).
+    let mut details: Vec<String> = (r.details.iter())
         .map(|d| match d.rfind(", ") {
             Some(i) if d.ends_with(" s)") => format!("{})", &d[..i]),
             _ => d.clone(),
         })
         .collect();
+    let numbered = |d: &String| {
+        let t = d.trim_start();
+        t.split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    };
+    let mut steps: Vec<String> = (details.iter().filter(|d| numbered(d)))
+        .map(|d| {
+            d.trim_start()
+                .split_once(". ")
+                .map_or(d.clone(), |(_, s)| s.to_string())
+        })
+        .collect();
+    steps.sort();
+    details.retain(|d| !numbered(d));
+    details.extend(steps);
     format!("{verdict}\n{}\n{shapes}", details.join("\n"))
 }
 
