@@ -158,25 +158,6 @@ impl Formula {
             _ => false,
         }
     }
-
-    /// The variables of the vocabulary the formula mentions.
-    pub fn vars(&self, out: &mut Vec<usize>) {
-        let mut term = |t: &Term| {
-            if let Term::Var(v) = t {
-                out.push(*v)
-            }
-        };
-        match self {
-            Formula::Eq(a, b) | Formula::Reach(_, a, b) | Formula::Dle(a, b) => {
-                term(a);
-                term(b)
-            }
-            Formula::Alloc(a) => term(a),
-            Formula::Not(a) | Formula::Forall(_, a) | Formula::Exists(_, a) => a.vars(out),
-            Formula::And(xs) | Formula::Or(xs) => xs.iter().for_each(|x| x.vars(out)),
-            Formula::Const(_) => {}
-        }
-    }
 }
 
 /// A finite heap: a model of the logic read back from the solver. Nodes are `0..size`.

@@ -17,7 +17,7 @@ use super::program::{Bad, Fault, System};
 use crate::engine::Budget;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
-use z3::ast::{Bool, Dynamic};
+use z3::ast::Bool;
 use z3::{SatResult, Solver};
 
 /// A literal: a predicate of the cut point, and its polarity.
@@ -369,11 +369,6 @@ impl<'a> Pdr<'a> {
                 solver.get_reason_unknown().unwrap_or_default()
             ))),
         }
-    }
-
-    /// The unprimed vocabulary (for reports).
-    pub fn null(&self) -> &Dynamic {
-        &self.v0.null
     }
 }
 

@@ -78,18 +78,14 @@ pub struct Bad {
 pub struct Leaf {
     /// The target cut point.
     pub to: usize,
-    /// The flat edges of the path.
-    pub edges: Vec<usize>,
-    /// The path's side conditions.
-    pub cons: Vec<Bool>,
-    /// The state at the end of the path.
+    /// The state at the end of the path (with the path's side conditions).
     pub end: Sym,
 }
 
 impl Leaf {
     /// The transition formula to the copy `post` of the vocabulary.
     pub fn transition(&self, post: &Voc) -> Bool {
-        let mut out = self.cons.clone();
+        let mut out = self.end.cons.clone();
         out.extend(self.end.link(post));
         Bool::and(&out)
     }
@@ -217,8 +213,6 @@ pub struct System {
     pub live: Vec<Vec<usize>>,
     /// The other live variables of those classes, each with the one that stands for it.
     pub aliases: Vec<Vec<(usize, usize)>>,
-    /// Whether data comparisons are tracked through `dle`.
-    pub data: bool,
     /// The integer field whose values `dle` orders (the one field compared between nodes).
     pub data_field: Option<String>,
     index: BTreeMap<VarId, usize>,
@@ -283,7 +277,6 @@ impl System {
             cuts,
             live,
             aliases,
-            data: data && data_field.is_some(),
             data_field: if data { data_field } else { None },
             index,
             cut_of,
@@ -295,7 +288,13 @@ impl System {
 
     /// A fresh copy of the vocabulary.
     pub fn voc(&self, tag: &str, null: &Dynamic) -> Voc {
-        Voc::fresh(tag, &self.names, self.fields.len(), self.data, null)
+        Voc::fresh(
+            tag,
+            &self.names,
+            self.fields.len(),
+            self.data_field.is_some(),
+            null,
+        )
     }
 
     /// Every path from cut point `c` over the copy `pre`: the ones that reach a cut point,
@@ -304,14 +303,12 @@ impl System {
         let mut leaves = vec![];
         let mut bads = vec![];
         let start = self.cuts[c];
-        let mut stack: Vec<(usize, Sym, Vec<usize>)> = vec![(start, Sym::new(pre), vec![])];
+        let mut stack: Vec<(usize, Sym)> = vec![(start, Sym::new(pre))];
         let mut paths = 0usize;
-        while let Some((node, st, path)) = stack.pop() {
+        while let Some((node, st)) = stack.pop() {
             for &e in &self.flat.out[node] {
                 let edge = &self.flat.edges[e];
                 let mut st = st.clone();
-                let mut path = path.clone();
-                path.push(e);
                 let flow = self.op(&mut st, &edge.op, edge.line, &mut bads)?;
                 if matches!(flow, Flow::Stop) {
                     continue;
@@ -324,13 +321,8 @@ impl System {
                     ));
                 }
                 match self.cut_of.get(&edge.to) {
-                    Some(&to) => leaves.push(Leaf {
-                        to,
-                        edges: path,
-                        cons: st.cons.clone(),
-                        end: st,
-                    }),
-                    None => stack.push((edge.to, st, path)),
+                    Some(&to) => leaves.push(Leaf { to, end: st }),
+                    None => stack.push((edge.to, st)),
                 }
             }
         }
