@@ -51,6 +51,18 @@ pub struct Flat {
     pub origin: Vec<Option<(FuncId, NodeIndex)>>,
     /// How many times each function was inlined.
     pub copies: BTreeMap<FuncId, usize>,
+    /// The activations of inlined calls: the nodes of each body (its entry and exit
+    /// excluded) and the copies of the callee's locals, which exist only there.
+    pub scopes: Vec<Scope>,
+}
+
+/// One inlined call: where its locals are in scope.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    /// The nodes of the inlined body, its entry and exit excluded.
+    pub nodes: std::ops::Range<usize>,
+    /// The copies of the callee's locals (parameters included).
+    pub vars: Vec<VarId>,
 }
 
 impl Flat {
@@ -63,6 +75,7 @@ impl Flat {
             stack: vec![],
             used: BTreeMap::new(),
             origin: BTreeMap::new(),
+            scopes: vec![],
         };
         let entry = b.node();
         let exit = b.node();
@@ -80,6 +93,7 @@ impl Flat {
             loops: BTreeMap::new(),
             origin: (0..b.nodes).map(|n| b.origin.get(&n).copied()).collect(),
             copies: b.used,
+            scopes: b.scopes,
         };
         for (i, e) in flat.edges.iter().enumerate() {
             flat.out[e.from].push(i);
@@ -162,6 +176,19 @@ impl Flat {
         heads
     }
 
+    /// Whether variable `v` exists at `node`: a global, a local of the initialiser, or a
+    /// local of an inlined call whose body holds `node` (argument and result temporaries
+    /// exist nowhere: they only carry a value across a call's entry or exit).
+    pub fn in_scope(&self, v: VarId, node: usize) -> bool {
+        match self.prog.var(v).kind {
+            VarKind::Global => true,
+            VarKind::Local(f) if f == self.prog.init => true,
+            VarKind::Local(_) => {
+                (self.scopes.iter()).any(|s| s.nodes.contains(&node) && s.vars.contains(&v))
+            }
+        }
+    }
+
     /// The variables live at each node: read on some path from it before being written.
     pub fn liveness(&self) -> Vec<BTreeSet<VarId>> {
         let mut live = vec![BTreeSet::new(); self.nodes];
@@ -220,6 +247,8 @@ struct Builder {
     used: BTreeMap<FuncId, usize>,
     /// The function and location each node copies.
     origin: BTreeMap<usize, (FuncId, NodeIndex)>,
+    /// The inlined calls' scopes.
+    scopes: Vec<Scope>,
 }
 
 impl Builder {
@@ -395,7 +424,15 @@ impl Builder {
             at = next;
         }
         let body_exit = self.node();
+        let first = self.nodes;
         let ret = self.inline(g, &renames, at, body_exit)?;
+        let vars = (callee.locals.iter())
+            .map(|v| *renames.get(v).unwrap_or(v))
+            .collect();
+        self.scopes.push(Scope {
+            nodes: first..self.nodes,
+            vars,
+        });
         match (lhs, ret) {
             (Some(lhs), Some(r)) => {
                 let rhs = var_expr(&self.prog, r);

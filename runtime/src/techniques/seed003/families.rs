@@ -26,6 +26,9 @@ pub enum Family {
     Rev,
     /// `f.sorted[x, y]`: the data along the segment from x to y is ordered by `dle`.
     Sorted,
+    /// `f.rooted`: every allocated node is reached from a variable along `f` (no garbage;
+    /// one nullary predicate per field and cut point, for valid-memtrack).
+    Rooted,
 }
 
 impl Family {
@@ -43,11 +46,12 @@ impl Family {
             Family::Stable => "stable",
             Family::Rev => "rev",
             Family::Sorted => "sorted",
+            Family::Rooted => "rooted",
         }
     }
 
     /// Every family.
-    pub const ALL: [Family; 8] = [
+    pub const ALL: [Family; 9] = [
         Family::Eq,
         Family::Edge,
         Family::Reach,
@@ -56,6 +60,7 @@ impl Family {
         Family::Stable,
         Family::Rev,
         Family::Sorted,
+        Family::Rooted,
     ];
 
     /// The family of a name.
@@ -100,6 +105,11 @@ pub fn instantiate(
             Family::Alloc => {
                 for (a, an) in terms.iter().filter(|(t, _)| *t != Term::Null) {
                     out.push(pred(format!("alloc({an})"), fam, Formula::Alloc(*a)));
+                }
+            }
+            Family::Rooted => {
+                for (f, fname) in fields {
+                    out.push(pred(format!("{fname}.rooted"), fam, rooted(*f, vars)));
                 }
             }
             _ => {
@@ -208,6 +218,17 @@ fn stable(f: usize, x: Term) -> Formula {
     )
 }
 
+/// `forall a. alloc(a) -> x<f*>a || y<f*>a || ...` over every variable.
+fn rooted(f: usize, vars: &[(usize, String)]) -> Formula {
+    let reached = (vars.iter())
+        .map(|(v, _)| Formula::Reach(f, Term::Var(*v), A))
+        .collect();
+    Formula::Forall(
+        vec![1],
+        Box::new(Formula::Alloc(A).implies(Formula::Or(reached))),
+    )
+}
+
 /// The nodes `a` and `b` lie on the segment from `x` to `y` and are not null.
 fn on_segment(f: usize, x: Term, y: Term) -> Vec<Formula> {
     vec![
@@ -253,6 +274,7 @@ mod tests {
         assert_eq!(count(Family::Alloc), 2);
         assert_eq!(count(Family::Stable), 4);
         assert_eq!(count(Family::Rev), 8);
+        assert_eq!(count(Family::Rooted), 2);
         assert!(ps.iter().any(|p| p.name == "n.ls[x, null]"));
     }
 }

@@ -2,9 +2,9 @@
 //! 2014): IC3/PDR over full predicate abstraction, the predicates being reachability
 //! formulas of AF^R decided by the reduction to EPR, behind the engine interface.
 //!
-//! Consumes a task whose properties are among unreach-call, valid-deref and valid-free, on a
-//! program whose heap is one list struct with pointer fields to itself (checked, with the
-//! construct and line of anything else); produces TRUE when PDR converges to an inductive
+//! Consumes a task whose properties are among unreach-call, valid-deref, valid-free and
+//! valid-memtrack, on a program whose heap is one list struct with pointer fields to itself
+//! (checked, with the construct and line of anything else); produces TRUE when PDR converges to an inductive
 //! invariant (per loop head, a CNF over predicate instances, printed) that a fresh solver
 //! re-checks; UNKNOWN otherwise, with the reason: "no inductive invariant over these
 //! predicates" with the abstract trace (Theorem 1's third outcome) when no concrete run
@@ -48,13 +48,19 @@ impl Engine for Seed003 {
         let ok = |p: &Property| {
             matches!(
                 p,
-                Property::UnreachCall | Property::ValidDeref | Property::ValidFree
+                Property::UnreachCall
+                    | Property::ValidDeref
+                    | Property::ValidFree
+                    | Property::ValidMemtrack
             )
         };
         if properties.0.iter().all(ok) {
             Ok(())
         } else {
-            Err("the PDR engine checks unreach-call, valid-deref and valid-free".into())
+            Err(
+                "the PDR engine checks unreach-call, valid-deref, valid-free and valid-memtrack"
+                    .into(),
+            )
         }
     }
 
@@ -75,14 +81,17 @@ impl Seed003 {
                 .is_ok()
     }
 
-    /// The configurations to try on `sys`: the given ones, or base + St, then with `rev`
-    /// (two fields) and `sorted` (data compared) added.
-    fn lattice(&self, fields: usize, data: bool) -> Vec<Vec<Family>> {
+    /// The configurations to try on `sys`: the given ones, or base + St (+ `rooted` for
+    /// valid-memtrack), then with `rev` (two fields) and `sorted` (data compared) added.
+    fn lattice(&self, fields: usize, data: bool, memtrack: bool) -> Vec<Vec<Family>> {
         if !self.families.is_empty() {
             return self.families.clone();
         }
         let mut first = Family::BASE.to_vec();
         first.extend([Family::Alloc, Family::Stable]);
+        if memtrack {
+            first.push(Family::Rooted);
+        }
         let mut out = vec![first.clone()];
         let mut second = first;
         if fields > 1 {
@@ -106,7 +115,8 @@ impl Seed003 {
         )?);
         let probe = plain.as_ref().ok_or("no system")?;
         let data = program::compared_field(&probe.flat).is_some();
-        let configs = self.lattice(probe.fields.len(), data);
+        let memtrack = task.properties.has(Property::ValidMemtrack);
+        let configs = self.lattice(probe.fields.len(), data, memtrack);
         let mut last = String::new();
         for families in configs {
             let with_data = families.contains(&Family::Sorted);

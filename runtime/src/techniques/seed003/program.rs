@@ -40,6 +40,8 @@ pub enum Fault {
     Cycle,
     /// A load from a node whose path does not end in `null` (uninitialised link).
     Unterminated,
+    /// An allocated node that no variable in scope reaches any more (valid-memtrack).
+    Leak,
 }
 
 impl Fault {
@@ -54,6 +56,7 @@ impl Fault {
             Fault::Deref => "a dereference of null or of unallocated memory",
             Fault::Free => "a free of unallocated memory",
             Fault::Error => "a call of the error function",
+            Fault::Leak => "allocated memory that no variable reaches any more (a leak)",
             Fault::Cycle => "a store that makes a list cyclic (outside the logic)",
             Fault::Unterminated => {
                 "a load through a link that does not end in null (outside the logic)"
@@ -223,7 +226,10 @@ pub struct System {
 /// Whether control goes on after an operation.
 enum Flow {
     Go,
+    /// The path ends (an error call).
     Stop,
+    /// The program ends (`abort`, `exit`).
+    Halt,
 }
 
 impl System {
@@ -242,7 +248,7 @@ impl System {
             return Err(format!("`{}` has no pointer field to itself", def.name));
         }
         let vars: Vec<VarId> = (used_vars(&flat).into_iter())
-            .filter(|v| is_node_ptr(&flat.prog.vars[v.0 as usize].ty, strukt))
+            .filter(|v| holds_node(&flat.prog.vars[v.0 as usize].ty, strukt))
             .collect();
         let names = unique_names(&flat, &vars);
         let index: BTreeMap<VarId, usize> = vars.iter().enumerate().map(|(i, v)| (*v, i)).collect();
@@ -306,12 +312,22 @@ impl System {
         let mut stack: Vec<(usize, Sym)> = vec![(start, Sym::new(pre))];
         let mut paths = 0usize;
         while let Some((node, st)) = stack.pop() {
+            if self.flat.out[node].is_empty() {
+                // The end of the program: only the globals remain.
+                self.leak(&st, node, self.line_of(node), &mut bads);
+            }
             for &e in &self.flat.out[node] {
                 let edge = &self.flat.edges[e];
                 let mut st = st.clone();
                 let flow = self.op(&mut st, &edge.op, edge.line, &mut bads)?;
-                if matches!(flow, Flow::Stop) {
-                    continue;
+                match flow {
+                    Flow::Go => {}
+                    Flow::Stop => continue,
+                    Flow::Halt => {
+                        // `abort` and `exit` end the run with every variable in scope.
+                        self.leak(&st, node, edge.line, &mut bads);
+                        continue;
+                    }
                 }
                 paths += 1;
                 if paths > MAX_PATHS {
@@ -321,12 +337,54 @@ impl System {
                     ));
                 }
                 match self.cut_of.get(&edge.to) {
-                    Some(&to) => leaves.push(Leaf { to, end: st }),
+                    Some(&to) => {
+                        self.leak(&st, edge.to, edge.line, &mut bads);
+                        leaves.push(Leaf { to, end: st });
+                    }
                     None => stack.push((edge.to, st)),
                 }
             }
         }
         Ok((leaves, bads))
+    }
+
+    /// The valid-memtrack check at `node` (the end of a path): a fault when an allocated node
+    /// is reached from no variable in scope there by a chain of allocated nodes along one
+    /// field. Leaks are checked where paths end (cut points, `abort`, `exit`, the end of the
+    /// program) only: a lost node stays allocated and unreachable, since only reachable
+    /// nodes can be freed or linked again. Chains mixing fields are not followed, so the
+    /// check may report a node that is reachable (the engine then fails to prove, soundly).
+    fn leak(&self, st: &Sym, node: usize, line: u32, bads: &mut Vec<Bad>) {
+        if !self.props.0.contains(&Property::ValidMemtrack) {
+            return;
+        }
+        let u = epr::constant("lost");
+        let mut lost = vec![u.eq(&st.null).not(), app1(&st.alloc, &u)];
+        for (i, &v) in self.vars.iter().enumerate() {
+            if !self.flat.in_scope(v, node) {
+                continue;
+            }
+            for r in &st.reach {
+                // No chain of allocated nodes from the variable to `u`: either no chain, or
+                // one through a node `w` (the variable's own, perhaps) not allocated.
+                let w = epr::constant("via");
+                let x = &st.vars[i];
+                lost.push(Bool::or(&[
+                    app2(r, x, &u).not(),
+                    Bool::and(&[
+                        app2(r, x, &w),
+                        app2(r, &w, &u),
+                        w.eq(&u).not(),
+                        app1(&st.alloc, &w).not(),
+                    ]),
+                ]));
+            }
+        }
+        bads.push(Bad {
+            fault: Fault::Leak,
+            line,
+            cond: Bool::and(&[st.guard(), Bool::and(&lost)]),
+        });
     }
 
     /// The source line of a flat node (of an edge leaving it).
@@ -384,7 +442,7 @@ impl System {
         let info = &self.flat.prog.vars[v.0 as usize];
         match &info.ty {
             Type::Int(_) => Ok(()),
-            t if is_node_ptr(t, self.strukt) => Ok(()),
+            t if holds_node(t, self.strukt) => Ok(()),
             _ => Err(format!(
                 "the variable `{}` of a type outside the logic",
                 info.name
@@ -686,7 +744,7 @@ impl Ctx<'_> {
                 self.fault(st, Fault::Error, Bool::from_bool(true));
                 return Ok(Flow::Stop);
             }
-            Builtin::Abort | Builtin::Exit => return Ok(Flow::Stop),
+            Builtin::Abort | Builtin::Exit => return Ok(Flow::Halt),
             Builtin::Alloc(kind) => self.alloc(st, kind, lhs)?,
             Builtin::Free => {
                 let x = self.ptr(st, args.first().ok_or("free without argument")?)?;
@@ -712,7 +770,16 @@ impl Ctx<'_> {
         let a = epr::constant("new");
         st.cons.push(a.eq(&st.null).not());
         st.cons.push(app1(&st.alloc, &a).not());
-        st.set_alloc(|old, b| Bool::or(&[app1(old, b), b.eq(&a)]));
+        // The result: the fresh node, or null when allocation may fail (and then nothing
+        // is allocated).
+        let result = if self.sys.flat.prog.alloc_may_fail {
+            let r = epr::constant("res");
+            st.cons.push(Bool::or(&[r.eq(&a), r.eq(&st.null)]));
+            r
+        } else {
+            a.clone()
+        };
+        st.set_alloc(|old, b| Bool::or(&[app1(old, b), Bool::and(&[b.eq(&a), result.eq(&a)])]));
         st.havoc_data(&a);
         if kind == AllocKind::Calloc {
             for f in 0..st.reach.len() {
@@ -720,13 +787,6 @@ impl Ctx<'_> {
                 self.store(st, f, &a, &null);
             }
         }
-        let result = if self.sys.flat.prog.alloc_may_fail {
-            let r = epr::constant("res");
-            st.cons.push(Bool::or(&[r.eq(&a), r.eq(&st.null)]));
-            r
-        } else {
-            a
-        };
         if let Some(l) = lhs {
             match &l.kind {
                 ExprKind::Var(v) => {
@@ -803,6 +863,13 @@ fn copy_transfer(
         }
     }
     out
+}
+
+/// Whether a variable of type `t` holds a node: a pointer to the list struct, or `void *`
+/// (`safe_malloc`-style helpers; the program has no other pointers, so such a variable
+/// holds a node or `null`).
+fn holds_node(t: &Type, s: StructId) -> bool {
+    is_node_ptr(t, s) || t.pointee() == Some(&Type::Void)
 }
 
 fn is_node_ptr(t: &Type, s: StructId) -> bool {
@@ -882,6 +949,7 @@ fn list_struct(flat: &Flat) -> Result<StructId, String> {
                 found = Some(*s);
             }
             (_, 0) => {}
+            (Type::Void, 1) => {}
             (Type::Int(_), _) | (Type::Void, _) | (Type::Struct(_), _) => {
                 return Err(format!(
                     "the variable `{}` of a pointer type outside the logic (line {})",
