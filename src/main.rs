@@ -160,15 +160,16 @@ struct VerifyArgs {
     #[arg(long)]
     maximal: bool,
     /// PDR's predicate families, comma-separated (eq, edge, reach, ls, alloc, stable, rev,
-    /// sorted), instead of its default lattice (the paper's base families with alloc and
-    /// stable, then rev and sorted).
+    /// sorted, rooted), instead of its default lattice (the paper's base families with alloc
+    /// and stable, and rooted for valid-memtrack, then rev and sorted).
     #[arg(long, value_delimiter = ',', value_parser = parse_family)]
     families: Vec<Family>,
 }
 
 fn parse_family(s: &str) -> Result<Family, String> {
-    Family::parse(s)
-        .ok_or_else(|| format!("no family `{s}` (eq, edge, reach, ls, alloc, stable, rev, sorted)"))
+    Family::parse(s).ok_or_else(|| {
+        format!("no family `{s}` (eq, edge, reach, ls, alloc, stable, rev, sorted, rooted)")
+    })
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]

@@ -57,7 +57,7 @@ pub const FIRST_PASS_SHARE: f64 = 0.2;
 pub const TEMPLATE_SHARE: f64 = 0.5;
 
 /// The share of the time left that PDR may take in auto mode, on the tasks it applies to
-/// (unreach-call, valid-deref and valid-free on one list struct), after the shape analysis:
+/// (unreach-call, valid-deref, valid-free and valid-memtrack on one list struct), after the shape analysis:
 /// it proves properties that need Boolean combinations of reachability facts, and the rest of
 /// the time goes to the full explicit run that finds deep bugs.
 pub const PDR_SHARE: f64 = 0.4;
