@@ -57,9 +57,9 @@ pub const FIRST_PASS_SHARE: f64 = 0.2;
 pub const TEMPLATE_SHARE: f64 = 0.5;
 
 /// The share of the time left that PDR may take in auto mode, on the tasks it applies to
-/// (unreach-call, valid-deref, valid-free and valid-memtrack on one list struct), after the shape analysis:
-/// it proves properties that need Boolean combinations of reachability facts, and the rest of
-/// the time goes to the full explicit run that finds deep bugs.
+/// (unreach-call, valid-deref, valid-free and valid-memtrack on one list struct), after the
+/// shape analysis: it proves properties that need Boolean combinations of reachability facts,
+/// and the rest of the time goes to the full explicit run that finds deep bugs.
 pub const PDR_SHARE: f64 = 0.4;
 
 /// The most time PDR takes in auto mode when the run has no time limit.
