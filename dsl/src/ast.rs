@@ -38,6 +38,9 @@ pub enum Item {
     Structure(StructureDecl),
     /// `template name { objects ...; paths ...; row ...; }` (see [`crate::template`])
     Template(TemplateDecl),
+    /// `contract f(x, ...) { ghost ...; global ...; requires ...; ensures ...; }` (see
+    /// [`crate::contract`])
+    Contract(ContractDecl),
 }
 
 /// An instrumentation predicate, parameterised by field roles and optionally by one tracked
@@ -208,6 +211,27 @@ pub struct TermDecl {
     /// The field or variable.
     pub name: Ident,
     /// The term with its sign.
+    pub span: Span,
+}
+
+/// A contract of the C function `name`: its parameters, the logical constants it names
+/// (`ghost`, fixed across the call), the C globals it reads (`global`), and the pre- and
+/// postconditions (each a conjunct) in the reachability logic AF^R.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractDecl {
+    /// The C function.
+    pub name: Ident,
+    /// Its parameters, in order.
+    pub params: Vec<Ident>,
+    /// `ghost a, b;`: logical constants, arbitrary but fixed across the call.
+    pub ghosts: Vec<Ident>,
+    /// `global g;`: C globals the contract reads.
+    pub globals: Vec<Ident>,
+    /// `requires φ;`, in order.
+    pub requires: Vec<Formula>,
+    /// `ensures φ;`, in order.
+    pub ensures: Vec<Formula>,
+    /// The whole declaration.
     pub span: Span,
 }
 

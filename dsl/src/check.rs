@@ -12,6 +12,8 @@
 //! 6. templates: their members, rows and linear expressions (`crate::template`, which also
 //!    lowers them). Duplicate template names are reported in step 1, with the other duplicates
 //!    (templates are a kind of their own: a template may share a structure's name).
+//! 7. contracts: names, atoms, families and the AF^R fragment (`crate::contract`, which also
+//!    lowers them; duplicate contracts of one function are reported there).
 
 use crate::ast::{self, Closure, FormulaKind, Ident, Item, Quantifier, Span};
 use crate::diag::Diagnostic;
@@ -48,6 +50,12 @@ pub fn check(spec: &ast::Spec) -> Result<ir::Spec, Vec<Diagnostic>> {
         }
     }
     if errors.is_empty() {
+        match crate::contract::check(&decls.contracts) {
+            Ok(contracts) => out.contracts = contracts,
+            Err(e) => errors = e,
+        }
+    }
+    if errors.is_empty() {
         Ok(out)
     } else {
         Err(errors)
@@ -61,6 +69,7 @@ struct Decls<'a> {
     invs: Vec<&'a ast::InvariantDecl>,
     structs: Vec<&'a ast::StructureDecl>,
     templates: Vec<&'a ast::TemplateDecl>,
+    contracts: Vec<&'a ast::ContractDecl>,
     index: [BTreeMap<&'a str, usize>; 3],
 }
 
@@ -76,6 +85,7 @@ impl<'a> Decls<'a> {
             invs: vec![],
             structs: vec![],
             templates: vec![],
+            contracts: vec![],
             index: Default::default(),
         };
         for item in &spec.items {
@@ -88,13 +98,18 @@ impl<'a> Decls<'a> {
                     d.templates.push(t);
                     continue;
                 }
+                Item::Contract(c) => {
+                    // Contracts are found by their C function's name, checked there.
+                    d.contracts.push(c);
+                    continue;
+                }
             };
             d.index[kind].entry(name.as_str()).or_insert(at);
             match item {
                 Item::Predicate(p) => d.preds.push(p),
                 Item::Invariant(i) => d.invs.push(i),
                 Item::Structure(s) => d.structs.push(s),
-                Item::Template(_) => {}
+                Item::Template(_) | Item::Contract(_) => {}
             }
         }
         d

@@ -34,6 +34,8 @@ pub struct Spec {
     /// Templates of seed 002's template engine, in source order; the engine uses them merged
     /// ([`Spec::template_config`]).
     pub templates: Vec<Template>,
+    /// Contracts of C functions (seeds 003 and 004), in source order.
+    pub contracts: Vec<Contract>,
 }
 
 impl Spec {
@@ -41,6 +43,11 @@ impl Spec {
     /// merged by [`Template::merge`]; `None` when the spec declares no template.
     pub fn template_config(&self) -> Option<Template> {
         Template::merge(&self.templates)
+    }
+
+    /// The contract of the C function `name`, if the spec has one.
+    pub fn contract(&self, name: &str) -> Option<&Contract> {
+        self.contracts.iter().find(|c| c.function == name)
     }
 }
 
@@ -445,4 +452,106 @@ impl Template {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- contracts (seeds 003, 004)
+
+/// A contract of a C function: its pre- and postcondition in the reachability logic AF^R,
+/// checked to be alternation-free. See `docs/spec-language.md`, "Contracts".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contract {
+    /// The C function.
+    pub function: String,
+    /// Its parameters, in order. In `ensures` a parameter stands for its value at entry.
+    pub params: Vec<String>,
+    /// Logical constants, arbitrary but fixed across the call.
+    pub ghosts: Vec<String>,
+    /// The C globals the contract reads (current values in each condition).
+    pub globals: Vec<String>,
+    /// The precondition's conjuncts.
+    pub requires: Vec<Assertion>,
+    /// The postcondition's conjuncts.
+    pub ensures: Vec<Assertion>,
+}
+
+/// A term of a contract.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CTerm {
+    /// The null pointer.
+    Null,
+    /// The function's return value (postconditions only).
+    Result,
+    /// A parameter, ghost or global, by name.
+    Name(String),
+    /// A bound node variable, by name (names are never shadowed).
+    Bound(String),
+}
+
+/// The predicate families a contract may name, with their numbers of field roles and of
+/// node arguments: `ls[f](x, y)`, `stable[f](x)`, `rev[f, b](x, y)`, `sorted[f](x, y)`
+/// (seed 003's Table 1; their definitions are the engine's).
+pub const CONTRACT_FAMILIES: [(&str, usize, usize); 4] = [
+    ("ls", 1, 2),
+    ("stable", 1, 1),
+    ("rev", 2, 2),
+    ("sorted", 1, 2),
+];
+
+/// The steps of a contract's path atom.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PathKind {
+    /// `f(t, u)`: exactly one step.
+    Edge,
+    /// `f+(t, u)`: one step or more.
+    Plus,
+    /// `f*(t, u)`: any number of steps.
+    Star,
+}
+
+/// A formula of a contract (AF^R over C pointer fields).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Assertion {
+    /// `true` / `false`.
+    Const(bool),
+    /// `t == u`.
+    Eq(CTerm, CTerm),
+    /// `f(t, u)` (`t->f == u`, no closure), `f+(t, u)` or `f*(t, u)` along the pointer field
+    /// `f`.
+    Path {
+        /// The C field.
+        field: String,
+        /// One step, `+` or `*`.
+        kind: PathKind,
+        /// Source.
+        from: CTerm,
+        /// Target.
+        to: CTerm,
+    },
+    /// `alloc(t)`: allocated and not freed.
+    Alloc(CTerm),
+    /// `dle(t, u)`: the data of `t` is at most that of `u`.
+    Dle(CTerm, CTerm),
+    /// A family instance such as `ls[n](h, null)` (one of [`CONTRACT_FAMILIES`]).
+    Family {
+        /// The family.
+        name: String,
+        /// Its field roles.
+        fields: Vec<String>,
+        /// Its node arguments.
+        args: Vec<CTerm>,
+    },
+    /// Negation.
+    Not(Box<Assertion>),
+    /// Conjunction.
+    And(Box<Assertion>, Box<Assertion>),
+    /// Disjunction.
+    Or(Box<Assertion>, Box<Assertion>),
+    /// Implication.
+    Implies(Box<Assertion>, Box<Assertion>),
+    /// Equivalence.
+    Iff(Box<Assertion>, Box<Assertion>),
+    /// Universal quantification over nodes.
+    Forall(Vec<String>, Box<Assertion>),
+    /// Existential quantification over nodes.
+    Exists(Vec<String>, Box<Assertion>),
 }

@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod check;
 pub mod compiled;
+pub mod contract;
 pub mod depth;
 pub mod diag;
 pub mod eval;

@@ -124,8 +124,9 @@ fn rule_name(r: &Rule) -> String {
         | Rule::predicate_decl
         | Rule::invariant_decl
         | Rule::structure_decl
-        | Rule::template_decl => {
-            "declaration (`predicate`, `invariant`, `structure` or `template`)"
+        | Rule::template_decl
+        | Rule::contract_decl => {
+            "declaration (`predicate`, `invariant`, `structure`, `template` or `contract`)"
         }
         Rule::EOI => "end of file",
         Rule::closure => "`+` or `*`",
@@ -146,6 +147,13 @@ fn rule_name(r: &Rule) -> String {
         | Rule::kw_paths
         | Rule::kw_row => "`objects`, `paths`, `row` or `}`",
         Rule::kw_over => "`over`",
+        Rule::ghost_decl
+        | Rule::global_decl
+        | Rule::pre_decl
+        | Rule::post_decl
+        | Rule::kw_ghost
+        | Rule::kw_global
+        | Rule::kw_ensures => "`ghost`, `global`, `requires`, `ensures` or `}`",
         Rule::lin_expr => "`(`",
         Rule::lin_term => "term such as `2*x`",
         Rule::lin_sign => "`+` or `-`",
@@ -183,6 +191,7 @@ fn item(p: Pair<Rule>) -> Result<Item, Diagnostic> {
         Rule::invariant_decl => Item::Invariant(invariant(p)?),
         Rule::structure_decl => Item::Structure(structure(p)),
         Rule::template_decl => Item::Template(crate::template::parse(p)),
+        Rule::contract_decl => Item::Contract(crate::contract::parse(p)?),
         _ => return Err(Diagnostic::error("unexpected item", span(&p))),
     })
 }
@@ -308,7 +317,7 @@ fn family(p: Pair<Rule>) -> FamilyDecl {
     f
 }
 
-fn formula(p: Pair<Rule>) -> Result<Formula, Diagnostic> {
+pub(crate) fn formula(p: Pair<Rule>) -> Result<Formula, Diagnostic> {
     let sp = span(&p);
     match p.as_rule() {
         Rule::formula => inner_one(p),

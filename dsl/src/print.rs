@@ -32,6 +32,7 @@ fn item(i: &Item) -> String {
         ),
         Item::Structure(s) => structure(s),
         Item::Template(t) => crate::template::print(t),
+        Item::Contract(c) => crate::contract::print(c),
     }
 }
 
@@ -226,6 +227,7 @@ pub fn show_ir(spec: &crate::ir::Spec) -> String {
         }
     }
     out.push_str(&crate::template::show(spec));
+    out.push_str(&crate::contract::show(spec));
     out
 }
 
@@ -303,7 +305,7 @@ mod tests {
         match &parse(text).expect("parses").items[0] {
             Item::Predicate(p) => formula(&p.body),
             Item::Invariant(i) => formula(&i.body),
-            Item::Structure(_) | Item::Template(_) => panic!("no formula"),
+            Item::Structure(_) | Item::Template(_) | Item::Contract(_) => panic!("no formula"),
         }
     }
 

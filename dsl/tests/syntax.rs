@@ -106,7 +106,7 @@ fn declarations_and_formulas() {
         error("predicat p[f](v) := true;"),
         e(
             "1:1",
-            "expected `invariant`, `predicate`, `structure` or `template`, found `predicat`"
+            "expected `contract`, `invariant`, `predicate`, `structure` or `template`, found `predicat`"
         )
     );
     assert_eq!(

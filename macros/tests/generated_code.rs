@@ -176,3 +176,22 @@ fn library_expansion_is_complete() {
     let sll = library::COMPILED.structure("sll").expect("sll is compiled");
     assert!((sll.invariants_hold)(&heap(), &["b"]));
 }
+
+/// Compiled against interpreted, for contracts: the generated `spec()` data equals what the
+/// interpreter's front end produces from the same text.
+#[test]
+fn contracts_equal_the_interpreted_ir() {
+    let text = include_str!("fixtures/small.shape");
+    let loaded = shapecheck_dsl::load(text).expect("fixture checks");
+    assert_eq!(loaded.contracts.len(), 1);
+    for compiled in [&small::COMPILED, &small_source::COMPILED] {
+        assert_eq!((compiled.spec)().contracts, loaded.contracts);
+    }
+    let c = (small::COMPILED.spec)()
+        .contract("splice")
+        .expect("compiled");
+    assert_eq!(
+        (c.ghosts.len(), c.requires.len(), c.ensures.len()),
+        (2, 2, 2)
+    );
+}

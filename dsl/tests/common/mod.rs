@@ -171,6 +171,15 @@ fn erase_item(i: &Item) -> Item {
             span: NO,
         }),
         Item::Template(t) => Item::Template(erase_template(t)),
+        Item::Contract(c) => Item::Contract(ContractDecl {
+            name: id(&c.name),
+            params: ids(&c.params),
+            ghosts: ids(&c.ghosts),
+            globals: ids(&c.globals),
+            requires: c.requires.iter().map(erase_formula).collect(),
+            ensures: c.ensures.iter().map(erase_formula).collect(),
+            span: NO,
+        }),
     }
 }
 

@@ -12,9 +12,11 @@ pub fn spec_fn(spec: &Spec) -> TokenStream {
     let invs = spec.invariants.iter().map(invariant);
     let structs = spec.structures.iter().map(structure);
     let templates = spec.templates.iter().map(super::template::ir);
+    let contracts = spec.contracts.iter().map(super::contract::ir);
     quote! {
         /// The checked spec these items were compiled from, as data: every formula as a
-        /// `Formula` tree, every structure with its families and refinements, every template.
+        /// `Formula` tree, every structure with its families and refinements, every template
+        /// and contract.
         pub fn spec() -> &'static ::shapecheck_dsl::ir::Spec {
             static SPEC: ::std::sync::LazyLock<::shapecheck_dsl::ir::Spec> =
                 ::std::sync::LazyLock::new(|| {
@@ -25,6 +27,7 @@ pub fn spec_fn(spec: &Spec) -> TokenStream {
                         invariants: ::std::vec![#(#invs),*],
                         structures: ::std::vec![#(#structs),*],
                         templates: ::std::vec![#(#templates),*],
+                        contracts: ::std::vec![#(#contracts),*],
                     }
                 });
             &SPEC

@@ -4,8 +4,10 @@
 //! closures, three-valued equality) are calls into `::shapecheck_dsl::__private`. Templates are
 //! split per kind of item: [`data`] (the IR as constructor expressions), [`formula`] (a formula
 //! as nested calls, two- or three-valued), [`items`] (predicates, invariants, structures),
-//! [`template`] (the `template` declarations, as data only), and [`text`] (names and doc text).
+//! [`template`] (the `template` declarations, as data only), [`contract`] (the `contract`
+//! declarations, as data only), and [`text`] (names and doc text).
 
+mod contract;
 mod data;
 mod formula;
 mod items;
