@@ -164,6 +164,11 @@ struct VerifyArgs {
     /// and stable, and rooted for valid-memtrack, then rev and sorted).
     #[arg(long, value_delimiter = ',', value_parser = parse_family)]
     families: Vec<Family>,
+    /// Verify this C function alone against its `contract` in the `--spec` file (PDR, so
+    /// with `--engine pdr`): its precondition gives the initial states, and every return must
+    /// meet its postcondition, besides the checked properties.
+    #[arg(long, requires = "spec", value_name = "NAME")]
+    function: Option<String>,
 }
 
 fn parse_family(s: &str) -> Result<Family, String> {
@@ -360,6 +365,10 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Err(e) = check_function(args, domain.spec(), &prog) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let start = Instant::now();
     let task = Task {
         program: &prog,
@@ -464,8 +473,47 @@ fn engines(args: &VerifyArgs) -> Engines {
             } else {
                 vec![args.families.clone()]
             },
+            function: args.function.clone(),
         },
     }
+}
+
+/// With `--function`: the engine is PDR, the spec has the function's contract, and the
+/// program defines the function with as many parameters; otherwise the error to print.
+fn check_function(
+    args: &VerifyArgs,
+    spec: &shapecheck_dsl::ir::Spec,
+    prog: &shapecheck_runtime::program::ir::Program,
+) -> Result<(), String> {
+    let Some(name) = &args.function else {
+        return Ok(());
+    };
+    if args.engine != Engine::Pdr {
+        return Err("--function verifies a function against its contract with PDR: add \
+                    `--engine pdr`"
+            .into());
+    }
+    let spec_file = args.spec.as_ref().map(|p| p.display().to_string());
+    let c = spec.contract(name).ok_or_else(|| {
+        format!(
+            "{}: no contract for `{name}`",
+            spec_file.unwrap_or_default()
+        )
+    })?;
+    let f = (prog.func_by_name(name))
+        .map(|f| prog.func(f))
+        .filter(|f| f.defined && !f.library)
+        .ok_or_else(|| format!("{}: no function `{name}` is defined", args.file.display()))?;
+    if f.params.len() != c.params.len() {
+        return Err(format!(
+            "{}:{}: `{name}` has {} parameter(s), its contract names {}",
+            args.file.display(),
+            f.line,
+            f.params.len(),
+            c.params.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Prints the verdict report in the chosen format.

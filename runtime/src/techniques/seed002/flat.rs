@@ -54,6 +54,17 @@ pub struct Flat {
     /// The activations of inlined calls: the nodes of each body (its entry and exit
     /// excluded) and the copies of the callee's locals, which exist only there.
     pub scopes: Vec<Scope>,
+    /// The exit node.
+    pub exit: usize,
+    /// The variable holding the return value of the function the graph starts in, if any
+    /// ([`Flat::function`]; `None` from the initialiser).
+    pub result: Option<VarId>,
+    /// Variables read at the exit (a contract's postcondition): live wherever they are not
+    /// written. Empty unless the caller sets them.
+    pub exit_uses: BTreeSet<VarId>,
+    /// Variables a contract names beyond those the operations mention (a parameter only
+    /// its precondition reads, a ghost constant). Empty unless the caller sets them.
+    pub extra_vars: BTreeSet<VarId>,
 }
 
 /// One inlined call: where its locals are in scope.
@@ -68,6 +79,22 @@ pub struct Scope {
 impl Flat {
     /// Inlines `prog` from its initialisation function (which calls `main`).
     pub fn new(prog: &Program) -> Result<Flat, String> {
+        Flat::build(prog, prog.init, &[]).map(|(flat, _)| flat)
+    }
+
+    /// Inlines the function `f` alone, as the whole program: its parameters, the globals and
+    /// the heap are arbitrary at the entry (nothing initialises them). The entry is followed
+    /// by one edge per variable of `snapshot`, copying it into a fresh variable named
+    /// `<name>#pre` (its value at entry); returns the graph and those copies, in order.
+    pub fn function(
+        prog: &Program,
+        f: FuncId,
+        snapshot: &[VarId],
+    ) -> Result<(Flat, Vec<VarId>), String> {
+        Flat::build(prog, f, snapshot)
+    }
+
+    fn build(prog: &Program, f: FuncId, snapshot: &[VarId]) -> Result<(Flat, Vec<VarId>), String> {
         let mut b = Builder {
             prog: prog.clone(),
             edges: vec![],
@@ -79,8 +106,22 @@ impl Flat {
         };
         let entry = b.node();
         let exit = b.node();
-        let renames = b.prepare(prog.init)?;
-        b.inline(prog.init, &renames, entry, exit)?;
+        let renames = b.prepare(f)?;
+        let mut at = entry;
+        let mut copies = vec![];
+        for &v in snapshot {
+            let mut info = b.prog.var(v).clone();
+            info.name = format!("{}#pre", info.name);
+            let copy = VarId(b.prog.vars.len() as u32);
+            b.prog.vars.push(info);
+            let next = b.node();
+            let line = b.prog.func(f).line;
+            let (lhs, rhs) = (var_expr(&b.prog, copy), var_expr(&b.prog, v));
+            b.edge(at, next, Op::Assign { lhs, rhs }, line)?;
+            copies.push(copy);
+            at = next;
+        }
+        let result = b.inline(f, &renames, at, exit)?;
         let mut flat = Flat {
             prog: b.prog,
             nodes: b.nodes,
@@ -94,13 +135,17 @@ impl Flat {
             origin: (0..b.nodes).map(|n| b.origin.get(&n).copied()).collect(),
             copies: b.used,
             scopes: b.scopes,
+            exit,
+            result,
+            exit_uses: BTreeSet::new(),
+            extra_vars: BTreeSet::new(),
         };
         for (i, e) in flat.edges.iter().enumerate() {
             flat.out[e.from].push(i);
             flat.inc[e.to].push(i);
         }
         flat.find_loops()?;
-        Ok(flat)
+        Ok((flat, copies))
     }
 
     /// Marks back edges by depth-first search, checks that every loop head dominates its
@@ -192,6 +237,7 @@ impl Flat {
     /// The variables live at each node: read on some path from it before being written.
     pub fn liveness(&self) -> Vec<BTreeSet<VarId>> {
         let mut live = vec![BTreeSet::new(); self.nodes];
+        live[self.exit] = self.exit_uses.clone();
         let mut changed = true;
         while changed {
             changed = false;

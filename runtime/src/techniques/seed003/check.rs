@@ -10,7 +10,7 @@
 
 use super::epr::Voc;
 use super::families::Pred;
-use super::pdr::{Clause, clause_formula, initial, new_solver};
+use super::pdr::{Clause, clause_formula, new_solver};
 use super::program::{Fault, System};
 use crate::engine::Budget;
 use std::collections::BTreeSet;
@@ -34,7 +34,7 @@ pub fn invariant(
     };
     let w0 = sys.voc("@0", &null);
     let w1 = sys.voc("@1", &null);
-    unsat(budget, &w0, None, &[initial(&w0), formula(0, &w0).not()])
+    unsat(budget, &w0, None, &[sys.initial(&w0), formula(0, &w0).not()])
         .map_err(|e| format!("the invariant does not hold initially ({e})"))?;
     for c in 0..sys.cuts.len() {
         let (leaves, bads) = sys.explore(c, &w0)?;
@@ -59,6 +59,17 @@ pub fn invariant(
         }
     }
     Ok(())
+}
+
+/// Whether the system has an initial state at all (a contract's precondition may have none).
+pub fn satisfiable(sys: &System, budget: &Budget) -> Result<bool, String> {
+    let null = super::epr::constant("null");
+    let w0 = sys.voc("@0", &null);
+    match unsat(budget, &w0, None, &[sys.initial(&w0)]) {
+        Ok(()) => Ok(false),
+        Err(e) if e.starts_with("a counterexample") => Ok(true),
+        Err(e) => Err(e),
+    }
 }
 
 fn unsat(budget: &Budget, v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Result<(), String> {
@@ -102,7 +113,7 @@ pub fn bounded(
             s.assert(&a);
         }
     }
-    s.assert(initial(&vocs[0]));
+    s.assert(sys.initial(&vocs[0]));
     for i in 0..cuts.len() {
         let (leaves, bads) = sys.explore(cuts[i], &vocs[i])?;
         let step: Vec<Bool> = match vocs.get(i + 1) {

@@ -193,7 +193,7 @@ fn forall2(body: Formula) -> Formula {
 }
 
 /// `forall a, b. x<f*>a && a<f*>y && b<f*>a -> (b<f*>x || x<f*>b)`.
-fn ls(f: usize, x: Term, y: Term) -> Formula {
+pub(crate) fn ls(f: usize, x: Term, y: Term) -> Formula {
     forall2(
         Formula::And(vec![
             Formula::Reach(f, x, A),
@@ -208,7 +208,7 @@ fn ls(f: usize, x: Term, y: Term) -> Formula {
 }
 
 /// `forall a. x<f*>a -> alloc(a) || a = null`.
-fn stable(f: usize, x: Term) -> Formula {
+pub(crate) fn stable(f: usize, x: Term) -> Formula {
     Formula::Forall(
         vec![1],
         Box::new(Formula::Reach(f, x, A).implies(Formula::Or(vec![
@@ -242,7 +242,7 @@ fn on_segment(f: usize, x: Term, y: Term) -> Vec<Formula> {
 }
 
 /// `forall a, b on the segment. a<f*>b <-> b<g*>a`.
-fn rev(f: usize, g: usize, x: Term, y: Term) -> Formula {
+pub(crate) fn rev(f: usize, g: usize, x: Term, y: Term) -> Formula {
     forall2(
         Formula::And(on_segment(f, x, y))
             .implies(Formula::Reach(f, A, B).iff(Formula::Reach(g, B, A))),
@@ -250,7 +250,7 @@ fn rev(f: usize, g: usize, x: Term, y: Term) -> Formula {
 }
 
 /// `forall a, b on the segment. a<f*>b -> dle(a, b)`.
-fn sorted(f: usize, x: Term, y: Term) -> Formula {
+pub(crate) fn sorted(f: usize, x: Term, y: Term) -> Formula {
     let mut hyp = on_segment(f, x, y);
     hyp.push(Formula::Reach(f, A, B));
     forall2(Formula::And(hyp).implies(Formula::Dle(A, B)))

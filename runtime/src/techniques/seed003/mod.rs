@@ -13,11 +13,16 @@
 //! form a small lattice: the paper's base families with `alloc` and `stable` first, then
 //! `rev` and `sorted` after an abstraction failure.
 //!
+//! With [`Seed003::function`] set, the engine verifies that one C function alone against its
+//! contract from the spec (the paper's setting): the initial states are the precondition, and
+//! a return that breaks the postcondition is one more fault ([`contract`]).
+//!
 //! The stages: [`logic`] holds the formulas, [`families`] the predicates, [`epr`] the
-//! solver encoding, [`program`] the transition system, [`pdr`] the search, [`check`] the
-//! re-checks.
+//! solver encoding, [`program`] the transition system, [`contract`] a function's contract,
+//! [`pdr`] the search, [`check`] the re-checks.
 
 pub mod check;
+pub mod contract;
 pub mod epr;
 pub mod families;
 pub mod logic;
@@ -37,6 +42,9 @@ use std::time::Instant;
 pub struct Seed003 {
     /// The configurations of families to try, coarsest first; empty: the default lattice.
     pub families: Vec<Vec<Family>>,
+    /// The C function to verify alone against its contract in the spec, instead of the
+    /// program from `main`.
+    pub function: Option<String>,
 }
 
 impl Engine for Seed003 {
@@ -75,10 +83,33 @@ impl Engine for Seed003 {
 impl Seed003 {
     /// Whether the engine applies to the task: its properties, and a program inside the logic.
     pub fn applies(&self, task: &Task) -> bool {
-        self.supports(task.properties).is_ok()
-            && Flat::new(task.program)
-                .and_then(|f| System::new(f, task.properties, false))
-                .is_ok()
+        self.supports(task.properties).is_ok() && self.system(task, false).is_ok()
+    }
+
+    /// The transition system of the task: the program from `main`, or the function alone
+    /// with its contract installed; `data` asks for the data order.
+    fn system(&self, task: &Task, data: bool) -> Result<System, String> {
+        let Some(name) = &self.function else {
+            return System::new(Flat::new(task.program)?, task.properties, data);
+        };
+        let c = (task.domain.spec().contract(name))
+            .ok_or_else(|| format!("the spec has no contract for `{name}`"))?;
+        if task.properties.has(Property::ValidMemtrack) {
+            return Err("valid-memtrack is not checked against a contract: what the \
+                        caller still holds is unknown there"
+                .into());
+        }
+        let (flat, bindings) = contract::flat(task.program, name, c)?;
+        let data = data || contract::orders_data(c);
+        let mut sys = System::new(flat, task.properties, data)?;
+        contract::install(&mut sys, c, &bindings)?;
+        if !check::satisfiable(&sys, &task.budget)? {
+            return Err(format!(
+                "the precondition of `{name}` is unsatisfiable: the contract would hold \
+                 vacuously"
+            ));
+        }
+        Ok(sys)
     }
 
     /// The configurations to try on `sys`: the given ones, or base + St (+ `rooted` for
@@ -108,11 +139,7 @@ impl Seed003 {
 
     fn prove(&self, task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
         // The system without data order serves every configuration without `sorted`.
-        let mut plain = Some(System::new(
-            Flat::new(task.program)?,
-            task.properties,
-            false,
-        )?);
+        let mut plain = Some(self.system(task, false)?);
         let probe = plain.as_ref().ok_or("no system")?;
         let data = program::compared_field(&probe.flat).is_some();
         let memtrack = task.properties.has(Property::ValidMemtrack);
@@ -122,7 +149,7 @@ impl Seed003 {
             let with_data = families.contains(&Family::Sorted);
             let sys = match plain.take() {
                 Some(sys) if !with_data => sys,
-                _ => System::new(Flat::new(task.program)?, task.properties, with_data)?,
+                _ => self.system(task, with_data)?,
             };
             let preds = predicates(&sys, &families);
             let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
@@ -156,10 +183,15 @@ impl Seed003 {
                             details.push(format!("  {}", pdr::show_clause(&preds[c], cl)));
                         }
                     }
+                    let what = match &self.function {
+                        Some(f) => format!("`{f}` meets its contract: "),
+                        None => String::new(),
+                    };
                     return Ok(Verdict::True(Certificate {
                         summary: format!(
-                            "PDR invariant ({clauses} clauses over {}); re-checked initial, \
-                             inductive and excluding every fault by fresh solver queries",
+                            "{what}PDR invariant ({clauses} clauses over {}); re-checked \
+                             initial, inductive and excluding every fault by fresh solver \
+                             queries",
                             names.join(", ")
                         ),
                         invariants: vec![],

@@ -107,7 +107,7 @@ impl<'a> Pdr<'a> {
         let any_bad = (bads.iter())
             .map(|b| Bool::or(&b.iter().map(|b| b.cond.clone()).collect::<Vec<_>>()))
             .collect();
-        let init = initial(&v0);
+        let init = sys.initial(&v0);
         let encoded = (preds.iter())
             .map(|ps| {
                 ps.iter()
@@ -388,12 +388,6 @@ pub fn new_solver(budget: &Budget) -> Solver {
     params.set_bool("smt.macro_finder", true);
     solver.set_params(&params);
     solver
-}
-
-/// The initial states: nothing is allocated.
-pub fn initial(v: &Voc) -> Bool {
-    let a = super::epr::constant("a");
-    super::epr::forall(&[&a], &super::epr::app1(&v.alloc, &a).not())
 }
 
 /// A clause over `voc`.

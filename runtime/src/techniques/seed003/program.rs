@@ -17,6 +17,7 @@
 //! Integer variables and data fields are not tracked: their conditions are nondeterministic.
 
 use super::epr::{self, Rel, Voc, app1, app2, forall};
+use super::logic::Formula;
 use crate::program::ir::{Builtin, Callee, Expr, ExprKind, Op, StructId, Type, VarId};
 use crate::program::property::{Property, PropertySet};
 use crate::techniques::seed002::flat::Flat;
@@ -42,6 +43,8 @@ pub enum Fault {
     Unterminated,
     /// An allocated node that no variable in scope reaches any more (valid-memtrack).
     Leak,
+    /// A return from the function that breaks its contract's postcondition.
+    Postcondition,
 }
 
 impl Fault {
@@ -57,6 +60,7 @@ impl Fault {
             Fault::Free => "a free of unallocated memory",
             Fault::Error => "a call of the error function",
             Fault::Leak => "allocated memory that no variable reaches any more (a leak)",
+            Fault::Postcondition => "a return that breaks the contract's postcondition",
             Fault::Cycle => "a store that makes a list cyclic (outside the logic)",
             Fault::Unterminated => {
                 "a load through a link that does not end in null (outside the logic)"
@@ -218,6 +222,10 @@ pub struct System {
     pub aliases: Vec<Vec<(usize, usize)>>,
     /// The integer field whose values `dle` orders (the one field compared between nodes).
     pub data_field: Option<String>,
+    /// The initial states, when not the empty heap: a contract's precondition.
+    pub pre: Option<Formula>,
+    /// The condition every return must meet: a contract's postcondition.
+    pub post: Option<Formula>,
     index: BTreeMap<VarId, usize>,
     cut_of: BTreeMap<usize, usize>,
     props: PropertySet,
@@ -284,12 +292,30 @@ impl System {
             live,
             aliases,
             data_field: if data { data_field } else { None },
+            pre: None,
+            post: None,
             index,
             cut_of,
             props: props.clone(),
         };
         sys.check_supported()?;
         Ok(sys)
+    }
+
+    /// The vocabulary index of a program variable, if it is a pointer variable of the logic.
+    pub fn index_of(&self, v: VarId) -> Option<usize> {
+        self.index.get(&v).copied()
+    }
+
+    /// The initial states over `v`: the precondition, or else nothing allocated.
+    pub fn initial(&self, v: &Voc) -> Bool {
+        match &self.pre {
+            Some(pre) => v.encode(pre),
+            None => {
+                let a = epr::constant("a");
+                forall(&[&a], &app1(&v.alloc, &a).not())
+            }
+        }
     }
 
     /// A fresh copy of the vocabulary.
@@ -315,6 +341,9 @@ impl System {
             if self.flat.out[node].is_empty() {
                 // The end of the program: only the globals remain.
                 self.leak(&st, node, self.line_of(node), &mut bads);
+                if node == self.flat.exit {
+                    self.postcondition(&st, &mut bads);
+                }
             }
             for &e in &self.flat.out[node] {
                 let edge = &self.flat.edges[e];
@@ -346,6 +375,23 @@ impl System {
             }
         }
         Ok((leaves, bads))
+    }
+
+    /// At the exit: a fault when the state breaks the postcondition, if there is one.
+    fn postcondition(&self, st: &Sym, bads: &mut Vec<Bad>) {
+        let Some(post) = &self.post else { return };
+        let now = Voc {
+            vars: st.vars.clone(),
+            null: st.null.clone(),
+            reach: st.reach.clone(),
+            alloc: st.alloc.clone(),
+            dle: st.dle.clone(),
+        };
+        bads.push(Bad {
+            fault: Fault::Postcondition,
+            line: self.line_of(self.flat.exit),
+            cond: Bool::and(&[st.guard(), now.encode(post).not()]),
+        });
     }
 
     /// The valid-memtrack check at `node` (the end of a path): a fault when an allocated node
@@ -912,7 +958,7 @@ fn int_field(e: &Expr) -> Option<&str> {
 
 /// The variables the operations of the inlined program mention.
 fn used_vars(flat: &Flat) -> BTreeSet<VarId> {
-    let mut out = BTreeSet::new();
+    let mut out: BTreeSet<VarId> = flat.extra_vars.union(&flat.exit_uses).copied().collect();
     for e in &flat.edges {
         if let Op::Havoc(v) = &e.op {
             out.insert(*v);

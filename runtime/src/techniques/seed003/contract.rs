@@ -1,0 +1,293 @@
+//! A C function verified alone against its contract (the paper's setting: one procedure,
+//! `Init = requires`, `Bad = ¬ensures` at its exit, plus the memory-safety faults).
+//!
+//! Consumes a program, the name of one of its functions and the spec's contract for it
+//! ([`ir::Contract`]); produces the function's inlined graph ([`Flat::function`]) with the
+//! contract's names bound to program variables, and then, over the transition system built
+//! from that graph, the precondition and postcondition as formulas of the logic.
+//!
+//! The names: in `requires` a parameter is its value at entry; in `ensures` too (a copy
+//! taken at entry, as C passes arguments by value), so `ensures` can relate the result to the
+//! arguments even when the body overwrites them; `result` is the return value; a ghost is a
+//! fresh constant that nothing writes; a declared global is the C global of that name, at
+//! entry in `requires` and at exit in `ensures`. Fields are the C struct's pointer fields,
+//! families the engine's definitions ([`super::families`]).
+
+use super::families;
+use super::logic::{Formula, Term};
+use super::program::System;
+use crate::program::ir::{Program, Type, VarId, VarInfo, VarKind};
+use crate::techniques::seed002::flat::Flat;
+use shapecheck_dsl::ir::{self, Assertion, CTerm, PathKind};
+use std::collections::BTreeMap;
+
+/// The program variables a contract's names stand for.
+#[derive(Clone, Debug, Default)]
+pub struct Bindings {
+    /// In `requires`.
+    pre: BTreeMap<String, VarId>,
+    /// In `ensures`.
+    post: BTreeMap<String, VarId>,
+    /// `result`.
+    result: Option<VarId>,
+}
+
+/// The graph of `function` alone, with the contract's names bound.
+pub fn flat(
+    prog: &Program,
+    function: &str,
+    c: &ir::Contract,
+) -> Result<(Flat, Bindings), String> {
+    let f = prog
+        .func_by_name(function)
+        .ok_or_else(|| format!("the program defines no function `{function}`"))?;
+    let params = prog.func(f).params.clone();
+    if params.len() != c.params.len() {
+        return Err(format!(
+            "the contract of `{function}` names {} parameter(s), the function has {}",
+            c.params.len(),
+            params.len()
+        ));
+    }
+    let (mut flat, copies) = Flat::function(prog, f, &params)?;
+    let mut b = Bindings {
+        result: flat.result,
+        ..Bindings::default()
+    };
+    for ((name, &p), &copy) in c.params.iter().zip(&params).zip(&copies) {
+        b.pre.insert(name.clone(), p);
+        b.post.insert(name.clone(), copy);
+    }
+    for g in &c.globals {
+        let v = (0..prog.vars.len())
+            .map(|i| VarId(i as u32))
+            .find(|&v| prog.var(v).kind == VarKind::Global && prog.var(v).name == *g)
+            .ok_or_else(|| format!("the contract of `{function}` reads `{g}`, not a global"))?;
+        b.pre.insert(g.clone(), v);
+        b.post.insert(g.clone(), v);
+    }
+    for g in &c.ghosts {
+        let v = flat.prog.add_var(VarInfo {
+            name: format!("{g}#ghost"),
+            ty: Type::Void.ptr_to(),
+            kind: VarKind::Global,
+            line: prog.func(f).line,
+        });
+        b.pre.insert(g.clone(), v);
+        b.post.insert(g.clone(), v);
+    }
+    let mut names = Names::default();
+    c.requires.iter().for_each(|a| names.visit(a));
+    flat.extra_vars = names.0.iter().filter_map(|n| b.pre.get(n)).copied().collect();
+    let mut names = Names::default();
+    c.ensures.iter().for_each(|a| names.visit(a));
+    flat.exit_uses = names.0.iter().filter_map(|n| b.post.get(n)).copied().collect();
+    if names.1 {
+        let r = b.result.ok_or_else(|| {
+            format!("the contract of `{function}` names `result`, but the function returns void")
+        })?;
+        flat.exit_uses.insert(r);
+    }
+    Ok((flat, b))
+}
+
+/// Whether a contract orders data (`dle` or `sorted`): the system must then model `dle`.
+pub fn orders_data(c: &ir::Contract) -> bool {
+    fn go(a: &Assertion) -> bool {
+        match a {
+            Assertion::Dle(..) => true,
+            Assertion::Family { name, .. } => name == "sorted",
+            Assertion::Not(x) | Assertion::Forall(_, x) | Assertion::Exists(_, x) => go(x),
+            Assertion::And(x, y)
+            | Assertion::Or(x, y)
+            | Assertion::Implies(x, y)
+            | Assertion::Iff(x, y) => go(x) || go(y),
+            _ => false,
+        }
+    }
+    c.requires.iter().chain(&c.ensures).any(go)
+}
+
+/// The names (and whether `result`) a condition mentions.
+#[derive(Default)]
+struct Names(Vec<String>, bool);
+
+impl Names {
+    fn term(&mut self, t: &CTerm) {
+        match t {
+            CTerm::Name(n) => self.0.push(n.clone()),
+            CTerm::Result => self.1 = true,
+            CTerm::Null | CTerm::Bound(_) => {}
+        }
+    }
+
+    fn visit(&mut self, a: &Assertion) {
+        match a {
+            Assertion::Const(_) => {}
+            Assertion::Eq(x, y) | Assertion::Dle(x, y) => {
+                self.term(x);
+                self.term(y);
+            }
+            Assertion::Path { from, to, .. } => {
+                self.term(from);
+                self.term(to);
+            }
+            Assertion::Alloc(x) => self.term(x),
+            Assertion::Family { args, .. } => args.iter().for_each(|t| self.term(t)),
+            Assertion::Not(x) | Assertion::Forall(_, x) | Assertion::Exists(_, x) => self.visit(x),
+            Assertion::And(x, y)
+            | Assertion::Or(x, y)
+            | Assertion::Implies(x, y)
+            | Assertion::Iff(x, y) => {
+                self.visit(x);
+                self.visit(y);
+            }
+        }
+    }
+}
+
+/// Sets the system's initial states to the precondition and its exit check to the
+/// postcondition, each lowered to the logic and checked to be alternation-free.
+pub fn install(sys: &mut System, c: &ir::Contract, b: &Bindings) -> Result<(), String> {
+    if orders_data(c) && sys.data_field.is_none() {
+        return Err(format!(
+            "the contract of `{}` orders data (`dle` or `sorted`), but `{}` compares no \
+             integer field between two nodes, so the logic has no data order",
+            c.function, c.function
+        ));
+    }
+    let pre = lower_all(sys, &c.requires, &b.pre, None)?;
+    let post = lower_all(sys, &c.ensures, &b.post, b.result)?;
+    for (what, f) in [("precondition", &pre), ("postcondition", &post)] {
+        if !f.is_alternation_free() {
+            return Err(format!("the {what} of `{}` is not in AF^R", c.function));
+        }
+    }
+    sys.pre = Some(pre);
+    sys.post = Some(post);
+    Ok(())
+}
+
+fn lower_all(
+    sys: &System,
+    conds: &[Assertion],
+    names: &BTreeMap<String, VarId>,
+    result: Option<VarId>,
+) -> Result<Formula, String> {
+    let mut cx = Lower {
+        sys,
+        names,
+        result,
+        bound: vec![],
+        next: FIRST_BOUND,
+    };
+    let parts = conds.iter().map(|a| cx.formula(a)).collect::<Result<_, _>>()?;
+    Ok(Formula::And(parts))
+}
+
+/// The first bound-variable id of a contract (the families' bodies use ids below it).
+const FIRST_BOUND: u32 = 100;
+
+struct Lower<'a> {
+    sys: &'a System,
+    names: &'a BTreeMap<String, VarId>,
+    result: Option<VarId>,
+    bound: Vec<(String, u32)>,
+    next: u32,
+}
+
+impl Lower<'_> {
+    fn var(&self, v: VarId, name: &str) -> Result<Term, String> {
+        (self.sys.index_of(v))
+            .map(Term::Var)
+            .ok_or_else(|| format!("`{name}` of the contract is not a pointer of the logic"))
+    }
+
+    fn term(&self, t: &CTerm) -> Result<Term, String> {
+        match t {
+            CTerm::Null => Ok(Term::Null),
+            CTerm::Result => {
+                let r = self.result.ok_or("`result` outside a postcondition")?;
+                self.var(r, "result")
+            }
+            CTerm::Name(n) => {
+                let v = self.names.get(n).ok_or_else(|| format!("`{n}` is not bound"))?;
+                self.var(*v, n)
+            }
+            CTerm::Bound(n) => (self.bound.iter().rev())
+                .find(|(x, _)| x == n)
+                .map(|(_, id)| Term::Bound(*id))
+                .ok_or_else(|| format!("`{n}` is not bound")),
+        }
+    }
+
+    fn field(&self, name: &str) -> Result<usize, String> {
+        (self.sys.fields.iter().position(|f| f == name)).ok_or_else(|| {
+            format!(
+                "`{name}` is not a pointer field of the list struct (its fields: {})",
+                self.sys.fields.join(", ")
+            )
+        })
+    }
+
+    fn fresh(&mut self) -> u32 {
+        self.next += 1;
+        self.next - 1
+    }
+
+    fn formula(&mut self, a: &Assertion) -> Result<Formula, String> {
+        Ok(match a {
+            Assertion::Const(b) => Formula::Const(*b),
+            Assertion::Eq(x, y) => Formula::Eq(self.term(x)?, self.term(y)?),
+            Assertion::Path {
+                field,
+                kind,
+                from,
+                to,
+            } => {
+                let (f, x, y) = (self.field(field)?, self.term(from)?, self.term(to)?);
+                match kind {
+                    PathKind::Star => Formula::Reach(f, x, y),
+                    PathKind::Plus => Formula::reach_plus(f, x, y),
+                    PathKind::Edge => {
+                        let g = self.fresh();
+                        Formula::edge(f, x, y, g)
+                    }
+                }
+            }
+            Assertion::Alloc(x) => Formula::Alloc(self.term(x)?),
+            Assertion::Dle(x, y) => Formula::Dle(self.term(x)?, self.term(y)?),
+            Assertion::Family { name, fields, args } => self.family(name, fields, args)?,
+            Assertion::Not(x) => self.formula(x)?.negate(),
+            Assertion::And(x, y) => Formula::And(vec![self.formula(x)?, self.formula(y)?]),
+            Assertion::Or(x, y) => Formula::Or(vec![self.formula(x)?, self.formula(y)?]),
+            Assertion::Implies(x, y) => self.formula(x)?.implies(self.formula(y)?),
+            Assertion::Iff(x, y) => self.formula(x)?.iff(self.formula(y)?),
+            Assertion::Forall(vs, x) | Assertion::Exists(vs, x) => {
+                let n = self.bound.len();
+                let ids: Vec<u32> = vs.iter().map(|_| self.fresh()).collect();
+                self.bound.extend(vs.iter().cloned().zip(ids.iter().copied()));
+                let body = self.formula(x);
+                self.bound.truncate(n);
+                let body = Box::new(body?);
+                if matches!(a, Assertion::Forall(..)) {
+                    Formula::Forall(ids, body)
+                } else {
+                    Formula::Exists(ids, body)
+                }
+            }
+        })
+    }
+
+    fn family(&self, name: &str, fields: &[String], args: &[CTerm]) -> Result<Formula, String> {
+        let fs: Vec<usize> = fields.iter().map(|f| self.field(f)).collect::<Result<_, _>>()?;
+        let ts: Vec<Term> = args.iter().map(|t| self.term(t)).collect::<Result<_, _>>()?;
+        Ok(match (name, fs.as_slice(), ts.as_slice()) {
+            ("ls", [f], [x, y]) => families::ls(*f, *x, *y),
+            ("stable", [f], [x]) => families::stable(*f, *x),
+            ("rev", [f, g], [x, y]) => families::rev(*f, *g, *x, *y),
+            ("sorted", [f], [x, y]) => families::sorted(*f, *x, *y),
+            _ => return Err(format!("`{name}` is not a family of contracts")),
+        })
+    }
+}
