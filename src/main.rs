@@ -489,9 +489,11 @@ fn check_function(
         return Ok(());
     };
     if args.engine != Engine::Pdr {
-        return Err("--function verifies a function against its contract with PDR: add \
+        return Err(
+            "--function verifies a function against its contract with PDR: add \
                     `--engine pdr`"
-            .into());
+                .into(),
+        );
     }
     let spec_file = args.spec.as_ref().map(|p| p.display().to_string());
     let c = spec.contract(name).ok_or_else(|| {

@@ -3,6 +3,10 @@
 //! each correct program, once for safety and integrity (valid-deref, valid-free) and once with
 //! the additional property (unreach-call too), and the default portfolio on each buggy twin
 //! and each Table 8 program (FALSE with the subproperty of the file's `Expected:` line).
+//! Then the paper's own setting: each program's function alone against its contracts
+//! (`contracts/X.safety.shape`, `contracts/X.property.shape`, `verify --function`), and the
+//! twins and Table 8 programs against the same contracts (never TRUE; "found" when PDR's
+//! bounded check finds a run of the logic's model that breaks the contract).
 //!
 //! Consumes the programs of the folder (`X.c` with its twin `X_bug.c`, and `t8_*.c`); runs
 //! `verify` on each in a child process under the time limit; prints our verdict, wall time,
@@ -169,6 +173,10 @@ struct Tally {
     twins_found: usize,
     t8: usize,
     t8_found: usize,
+    contract_runs: usize,
+    contract_proved: usize,
+    contract_bugs: usize,
+    contract_found: usize,
     wrong: usize,
 }
 
@@ -206,6 +214,15 @@ pub fn table3(args: &Table3Args) -> ExitCode {
         .collect();
     paper_order(&mut t8, &TABLE8.map(|r| r[0]));
     bugs(&exe, args, &twins, &t8, &mut tally);
+    println!();
+    println!(
+        "Table 6 in the paper's setting: each function alone against its contract \
+         (contracts/X.safety.shape, contracts/X.property.shape)"
+    );
+    contracts(&exe, args, &correct, &mut tally);
+    println!();
+    println!("Buggy twins and Table 8 against the same contracts: PDR");
+    contract_bugs(&exe, args, &twins, &t8, &mut tally);
     summary(&tally)
 }
 
@@ -240,8 +257,8 @@ fn paper_order(names: &mut [String], paper: &[&str]) {
     });
 }
 
-/// Three PDR runs per correct program, one line each.
-fn table6(exe: &Path, args: &Table3Args, programs: &[String], tally: &mut Tally) {
+/// The header of Table 6's rows.
+fn table6_header() {
     println!(
         "{:<14} {:<9} {:<5} | {:<8} {:>7} {:>3} {:>6} {:>4} | {:>8} {:>3} {:>5} {:>4} | reason",
         "program",
@@ -257,6 +274,31 @@ fn table6(exe: &Path, args: &Table3Args, programs: &[String], tally: &mut Tally)
         "calls",
         "cl."
     );
+}
+
+/// One row of Table 6: ours beside the paper's `cols` (predicates, time, N, calls, clauses).
+fn table6_row(name: &str, label: &str, cols: &[&str], o: &Outcome) {
+    println!(
+        "{:<14} {:<9} {:<5} | {:<8} {:>7.2} {:>3} {:>6} {:>4} | {:>8} {:>3} {:>5} {:>4} | {}",
+        name,
+        label,
+        cols[0],
+        o.verdict,
+        o.secs,
+        dash(o.frames.as_deref()),
+        dash(o.calls.as_deref()),
+        dash(o.clauses.as_deref()),
+        cols[1],
+        cols[2],
+        cols[3],
+        cols[4],
+        short(&o.reason, 60)
+    );
+}
+
+/// Three PDR runs per correct program, one line each.
+fn table6(exe: &Path, args: &Table3Args, programs: &[String], tally: &mut Tally) {
+    table6_header();
     for name in programs {
         let paper = TABLE6.iter().find(|r| r[0] == name);
         let file = args.dir.join(format!("{name}.c"));
@@ -275,23 +317,137 @@ fn table6(exe: &Path, args: &Table3Args, programs: &[String], tally: &mut Tally)
             tally.runs += 1;
             tally.proved += usize::from(o.verdict == "TRUE");
             tally.wrong += usize::from(o.verdict.starts_with("FALSE"));
-            println!(
-                "{:<14} {:<9} {:<5} | {:<8} {:>7.2} {:>3} {:>6} {:>4} | {:>8} {:>3} {:>5} {:>4} | {}",
-                name,
-                label,
-                cols[0],
-                o.verdict,
-                o.secs,
-                dash(o.frames.as_deref()),
-                dash(o.calls.as_deref()),
-                dash(o.clauses.as_deref()),
-                cols[1],
-                cols[2],
-                cols[3],
-                cols[4],
-                short(&o.reason, 60)
-            );
+            table6_row(name, label, &cols, &o);
         }
+    }
+}
+
+/// The two contract blocks: the file suffix and the label.
+const CONTRACTS: [(&str, &str); 2] = [("safety", "safety"), ("property", "+property")];
+
+/// The `verify` arguments that check `function` alone against the contract in `spec`.
+fn contract_args<'a>(spec: &'a str, function: &'a str) -> [&'a str; 8] {
+    [
+        "--engine",
+        "pdr",
+        "--spec",
+        spec,
+        "--function",
+        function,
+        "--check",
+        "unreach-call,valid-deref,valid-free",
+    ]
+}
+
+/// Two PDR runs per correct program with a contract file, its function alone.
+fn contracts(exe: &Path, args: &Table3Args, programs: &[String], tally: &mut Tally) {
+    table6_header();
+    for name in programs {
+        let paper = TABLE6.iter().find(|r| r[0] == name);
+        let file = args.dir.join(format!("{name}.c"));
+        for (b, (suffix, label)) in CONTRACTS.iter().enumerate() {
+            let spec = args.dir.join(format!("contracts/{name}.{suffix}.shape"));
+            if !spec.exists() {
+                continue;
+            }
+            let cols: Vec<&str> = match paper {
+                Some(r) => r[2 + 5 * b..7 + 5 * b].to_vec(),
+                None => vec!["(own)", "n/a", "n/a", "n/a", "n/a"],
+            };
+            let spec = spec.display().to_string();
+            let o = verify(exe, &file, &contract_args(&spec, name), args.timeout);
+            tally.contract_runs += 1;
+            tally.contract_proved += usize::from(o.verdict == "TRUE");
+            tally.wrong += usize::from(o.verdict.starts_with("FALSE"));
+            table6_row(name, label, &cols, &o);
+        }
+    }
+}
+
+/// The buggy programs whose bug no contract of their function can see, with the reason:
+/// they are listed, not run.
+const OUTSIDE: [(&str, &str); 3] = [
+    (
+        "reverse_bug",
+        "the bug is in the caller (a too weak precondition); reverse is correct",
+    ),
+    (
+        "filter_bug",
+        "the bug is in the data criterion; the filter contract has no data atoms",
+    ),
+    (
+        "t8_filter_typo",
+        "the bug is in the data criterion; the program is memory safe",
+    ),
+];
+
+/// Each twin against its program's property contract, and each Table 8 program against its
+/// own contract (`contracts/t8_X.shape`) or its function's safety contract. A bug counts as
+/// found when the bounded check finds a run of the logic's model that breaks the contract or
+/// leaves the logic (a store closing a cycle: the paper's corrupted structure).
+fn contract_bugs(
+    exe: &Path,
+    args: &Table3Args,
+    twins: &[String],
+    t8: &[String],
+    tally: &mut Tally,
+) {
+    println!(
+        "{:<22} {:<14} {:<10} {:<8} {:<5} {:>7} | reason",
+        "program", "function", "contract", "ours", "found", "time"
+    );
+    let mut runs: Vec<(String, String, String)> = vec![];
+    for twin in twins {
+        let function = twin.trim_end_matches("_bug").to_string();
+        runs.push((
+            twin.clone(),
+            function.clone(),
+            format!("{function}.property"),
+        ));
+    }
+    for name in t8 {
+        let rest = name.trim_start_matches("t8_");
+        let function = rest.split('_').next().unwrap_or(rest).to_string();
+        let own = args.dir.join(format!("contracts/{name}.shape"));
+        let spec = if own.exists() {
+            name.clone()
+        } else {
+            format!("{function}.safety")
+        };
+        runs.push((name.clone(), function, spec));
+    }
+    for (name, function, spec) in runs {
+        let path = args.dir.join(format!("contracts/{spec}.shape"));
+        if !path.exists() {
+            continue;
+        }
+        if let Some((_, why)) = OUTSIDE.iter().find(|(n, _)| *n == name) {
+            println!("{name:<22} {function:<14} {:<10} not run: {why}", "-");
+            continue;
+        }
+        let file = args.dir.join(format!("{name}.c"));
+        let path = path.display().to_string();
+        let o = verify(exe, &file, &contract_args(&path, &function), args.timeout);
+        let found = o.verdict == "UNKNOWN"
+            && (o.reason.contains("a run of the logic's model")
+                || o.reason.contains("leaves the logic"));
+        tally.contract_bugs += 1;
+        tally.contract_found += usize::from(found);
+        tally.wrong += usize::from(o.verdict == "TRUE");
+        println!(
+            "{:<22} {:<14} {:<10} {:<8} {:<5} {:>7.2} | {}",
+            name,
+            function,
+            spec.rsplit('.').next().unwrap_or(&spec),
+            o.verdict,
+            if found { "yes" } else { "no" },
+            o.secs,
+            if found {
+                String::new()
+            } else {
+                short(&o.reason, 60)
+            }
+        );
     }
 }
 
@@ -359,8 +515,19 @@ fn summary(t: &Tally) -> ExitCode {
     println!();
     println!(
         "{} of {} correct runs TRUE (PDR); {} of {} twins and {} of {} Table 8 programs FALSE \
-         as expected; {} wrong",
-        t.proved, t.runs, t.twins_found, t.twins, t.t8_found, t.t8, t.wrong
+         as expected; against contracts: {} of {} runs TRUE, {} of {} buggy runs refuted by a \
+         run of the model; {} wrong",
+        t.proved,
+        t.runs,
+        t.twins_found,
+        t.twins,
+        t.t8_found,
+        t.t8,
+        t.contract_proved,
+        t.contract_runs,
+        t.contract_found,
+        t.contract_bugs,
+        t.wrong
     );
     if t.wrong > 0 {
         ExitCode::from(1)
@@ -427,7 +594,8 @@ fn parse(out: &str, err: &str, secs: f64) -> Outcome {
     };
     let clauses = out
         .lines()
-        .find_map(|l| l.strip_prefix("proof: PDR invariant ("))
+        .filter(|l| l.starts_with("proof: "))
+        .find_map(|l| l.split_once("PDR invariant (").map(|(_, r)| r))
         .and_then(|r| r.split_once(" clauses"))
         .map(|(k, _)| k.to_string());
     Outcome {

@@ -2,7 +2,9 @@
 //! benchmarks of `benchmarks/seed-003/` with a printed, re-checked invariant, never proves a
 //! buggy program and never answers FALSE itself, says "no inductive invariant over these
 //! predicates" when a family the proof needs is removed, and names the construct and line of
-//! a program outside its logic.
+//! a program outside its logic. With `--function`, a function alone meets its contract from
+//! the spec (parameters in `ensures` read at entry), twins and a too weak precondition are
+//! refuted by a run of the model, and contracts the engine cannot check are refused.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -181,4 +183,106 @@ fn without_the_rooted_family_memtrack_has_no_invariant() {
         out.contains("no inductive invariant over these predicates (eq, edge, reach, ls, alloc, stable) excludes allocated memory"),
         "{out}"
     );
+}
+
+/// `verify --engine pdr --spec SPEC --function F` on `p`: (exit code, stdout, stderr).
+fn contract(p: &Path, spec: &Path, function: &str, extra: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("verify")
+        .arg(p)
+        .args(["--check", ALL, "--timeout", "240", "--spec"])
+        .arg(spec)
+        .args(["--function", function])
+        .args(extra)
+        .output()
+        .expect("run shapecheck");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (
+        o.status.code().unwrap_or(-1),
+        text(&o.stdout),
+        text(&o.stderr),
+    )
+}
+
+fn contract_file(name: &str) -> PathBuf {
+    bench(&format!("contracts/{name}.shape"))
+}
+
+#[test]
+fn functions_meet_their_contracts_alone_and_twins_do_not() {
+    for name in ["delete_all", "last", "create", "delete"] {
+        for block in ["safety", "property"] {
+            let spec = contract_file(&format!("{name}.{block}"));
+            let (code, out, err) = contract(&bench(&format!("{name}.c")), &spec, name, PDR);
+            assert_eq!(
+                (code, verdict(&out)),
+                (0, "TRUE"),
+                "{name} {block}:\n{out}{err}"
+            );
+            assert!(
+                out.contains(&format!("`{name}` meets its contract")),
+                "{out}"
+            );
+        }
+        // The twin breaks the property (or safety): a run of the model shows it.
+        let spec = contract_file(&format!("{name}.property"));
+        let twin = bench(&format!("{name}_bug.c"));
+        let (_, out, err) = contract(&twin, &spec, name, PDR);
+        assert_eq!(verdict(&out), "UNKNOWN", "{name}_bug:\n{out}{err}");
+        assert!(
+            out.contains("a run of the logic's model"),
+            "{name}_bug:\n{out}"
+        );
+    }
+    // Table 8: insert's precondition without `e != null`.
+    let spec = contract_file("t8_insert_weak_pre");
+    let (_, out, _) = contract(&bench("t8_insert_weak_pre.c"), &spec, "insert", PDR);
+    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
+    assert!(
+        out.contains("reaches a dereference of null or of unallocated memory"),
+        "{out}"
+    );
+}
+
+const PDR: &[&str] = &["--engine", "pdr"];
+
+#[test]
+fn parameters_in_ensures_are_their_values_at_entry() {
+    let prog = own("advance.c");
+    let (_, out, _) = contract(&prog, &own("advance.shape"), "advance", PDR);
+    assert_eq!(verdict(&out), "TRUE", "{out}");
+    let (_, out, _) = contract(&prog, &own("advance_wrong.shape"), "advance", PDR);
+    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
+    assert!(
+        out.contains("a return that breaks the contract's postcondition"),
+        "{out}"
+    );
+}
+
+#[test]
+fn contracts_the_engine_cannot_check_are_refused_with_the_reason() {
+    let prog = own("advance.c");
+    let reason = |spec: &str| {
+        let (code, out, err) = contract(&prog, &own(spec), "advance", PDR);
+        assert_eq!((code, verdict(&out)), (0, "UNKNOWN"), "{spec}:\n{out}{err}");
+        out.lines()
+            .find(|l| l.starts_with("reason:"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(reason("contract_errors.shape").contains("precondition of `advance` is unsatisfiable"));
+    assert!(reason("contract_field.shape").contains("`next` is not a pointer field"));
+    assert!(reason("contract_sorted.shape").contains("compares no integer field"));
+    // Usage errors exit 2: another engine, a function the spec has no contract for, a
+    // function the program lacks.
+    let spec = own("advance.shape");
+    let (code, _, err) = contract(&prog, &spec, "advance", &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--engine pdr"), "{err}");
+    let (code, _, err) = contract(&prog, &spec, "main", PDR);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no contract for `main`"), "{err}");
+    let (code, _, err) = contract(&bench("last.c"), &spec, "advance", PDR);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no function `advance`"), "{err}");
 }

@@ -39,11 +39,15 @@ corpus!(pass => check_pass:
     standalone_roles,
     templates_all_forms,
     templates_paper,
+    contracts_all_forms,
 );
 
 corpus!(fail => check_fail:
     arity_node_params,
     arity_roles,
+    contract_alternation,
+    contract_atoms,
+    contract_names,
     duplicate_declarations,
     duplicate_roles_params_families,
     duplicate_templates,

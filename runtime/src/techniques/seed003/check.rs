@@ -34,8 +34,13 @@ pub fn invariant(
     };
     let w0 = sys.voc("@0", &null);
     let w1 = sys.voc("@1", &null);
-    unsat(budget, &w0, None, &[sys.initial(&w0), formula(0, &w0).not()])
-        .map_err(|e| format!("the invariant does not hold initially ({e})"))?;
+    unsat(
+        budget,
+        &w0,
+        None,
+        &[sys.initial(&w0), formula(0, &w0).not()],
+    )
+    .map_err(|e| format!("the invariant does not hold initially ({e})"))?;
     for c in 0..sys.cuts.len() {
         let (leaves, bads) = sys.explore(c, &w0)?;
         for l in &leaves {

@@ -33,11 +33,7 @@ pub struct Bindings {
 }
 
 /// The graph of `function` alone, with the contract's names bound.
-pub fn flat(
-    prog: &Program,
-    function: &str,
-    c: &ir::Contract,
-) -> Result<(Flat, Bindings), String> {
+pub fn flat(prog: &Program, function: &str, c: &ir::Contract) -> Result<(Flat, Bindings), String> {
     let f = prog
         .func_by_name(function)
         .ok_or_else(|| format!("the program defines no function `{function}`"))?;
@@ -78,10 +74,20 @@ pub fn flat(
     }
     let mut names = Names::default();
     c.requires.iter().for_each(|a| names.visit(a));
-    flat.extra_vars = names.0.iter().filter_map(|n| b.pre.get(n)).copied().collect();
+    flat.extra_vars = names
+        .0
+        .iter()
+        .filter_map(|n| b.pre.get(n))
+        .copied()
+        .collect();
     let mut names = Names::default();
     c.ensures.iter().for_each(|a| names.visit(a));
-    flat.exit_uses = names.0.iter().filter_map(|n| b.post.get(n)).copied().collect();
+    flat.exit_uses = names
+        .0
+        .iter()
+        .filter_map(|n| b.post.get(n))
+        .copied()
+        .collect();
     if names.1 {
         let r = b.result.ok_or_else(|| {
             format!("the contract of `{function}` names `result`, but the function returns void")
@@ -181,7 +187,10 @@ fn lower_all(
         bound: vec![],
         next: FIRST_BOUND,
     };
-    let parts = conds.iter().map(|a| cx.formula(a)).collect::<Result<_, _>>()?;
+    let parts = conds
+        .iter()
+        .map(|a| cx.formula(a))
+        .collect::<Result<_, _>>()?;
     Ok(Formula::And(parts))
 }
 
@@ -211,7 +220,10 @@ impl Lower<'_> {
                 self.var(r, "result")
             }
             CTerm::Name(n) => {
-                let v = self.names.get(n).ok_or_else(|| format!("`{n}` is not bound"))?;
+                let v = self
+                    .names
+                    .get(n)
+                    .ok_or_else(|| format!("`{n}` is not bound"))?;
                 self.var(*v, n)
             }
             CTerm::Bound(n) => (self.bound.iter().rev())
@@ -266,7 +278,8 @@ impl Lower<'_> {
             Assertion::Forall(vs, x) | Assertion::Exists(vs, x) => {
                 let n = self.bound.len();
                 let ids: Vec<u32> = vs.iter().map(|_| self.fresh()).collect();
-                self.bound.extend(vs.iter().cloned().zip(ids.iter().copied()));
+                self.bound
+                    .extend(vs.iter().cloned().zip(ids.iter().copied()));
                 let body = self.formula(x);
                 self.bound.truncate(n);
                 let body = Box::new(body?);
@@ -280,8 +293,14 @@ impl Lower<'_> {
     }
 
     fn family(&self, name: &str, fields: &[String], args: &[CTerm]) -> Result<Formula, String> {
-        let fs: Vec<usize> = fields.iter().map(|f| self.field(f)).collect::<Result<_, _>>()?;
-        let ts: Vec<Term> = args.iter().map(|t| self.term(t)).collect::<Result<_, _>>()?;
+        let fs: Vec<usize> = fields
+            .iter()
+            .map(|f| self.field(f))
+            .collect::<Result<_, _>>()?;
+        let ts: Vec<Term> = args
+            .iter()
+            .map(|t| self.term(t))
+            .collect::<Result<_, _>>()?;
         Ok(match (name, fs.as_slice(), ts.as_slice()) {
             ("ls", [f], [x, y]) => families::ls(*f, *x, *y),
             ("stable", [f], [x]) => families::stable(*f, *x),

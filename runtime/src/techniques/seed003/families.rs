@@ -165,11 +165,17 @@ fn binary(
                     Formula::Reach(f, *a, *b),
                 )),
                 Family::Ls => out.push(pred(format!("{fname}.ls[{an}, {bn}]"), fam, ls(f, *a, *b))),
-                Family::Sorted => out.push(pred(
-                    format!("{fname}.sorted[{an}, {bn}]"),
-                    fam,
-                    sorted(f, *a, *b),
-                )),
+                Family::Sorted => {
+                    out.push(pred(
+                        format!("{fname}.sorted[{an}, {bn}]"),
+                        fam,
+                        sorted(f, *a, *b),
+                    ));
+                    // The data order between two variables' nodes, once (not per field).
+                    if f == fields[0].0 && *b != Term::Null {
+                        out.push(pred(format!("dle({an}, {bn})"), fam, Formula::Dle(*a, *b)));
+                    }
+                }
                 Family::Rev => {
                     for (g, gname) in fields.iter().filter(|(g, _)| *g != f) {
                         out.push(pred(
@@ -192,12 +198,16 @@ fn forall2(body: Formula) -> Formula {
     Formula::Forall(vec![1, 2], Box::new(body))
 }
 
-/// `forall a, b. x<f*>a && a<f*>y && b<f*>a -> (b<f*>x || x<f*>b)`.
+/// `forall a, b. x<f*>a && a<f*>y && a != y && b<f*>a -> (b<f*>x || x<f*>b)`: no node
+/// outside the segment from x up to (not including) y points into it. The end y is left
+/// out, as in separation logic's `ls(x, y)`: with it, `ls[x, null]` would say that every
+/// list of the heap runs through x (all lists end in null).
 pub(crate) fn ls(f: usize, x: Term, y: Term) -> Formula {
     forall2(
         Formula::And(vec![
             Formula::Reach(f, x, A),
             Formula::Reach(f, A, y),
+            Formula::Eq(A, y).negate(),
             Formula::Reach(f, B, A),
         ])
         .implies(Formula::Or(vec![

@@ -95,9 +95,11 @@ impl Seed003 {
         let c = (task.domain.spec().contract(name))
             .ok_or_else(|| format!("the spec has no contract for `{name}`"))?;
         if task.properties.has(Property::ValidMemtrack) {
-            return Err("valid-memtrack is not checked against a contract: what the \
+            return Err(
+                "valid-memtrack is not checked against a contract: what the \
                         caller still holds is unknown there"
-                .into());
+                    .into(),
+            );
         }
         let (flat, bindings) = contract::flat(task.program, name, c)?;
         let data = data || contract::orders_data(c);
