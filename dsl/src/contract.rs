@@ -245,7 +245,7 @@ impl Lowering<'_, '_> {
             }
             FormulaKind::Quant { q, vars, body } => {
                 for v in vars {
-                    let taken = self.bound.iter().any(|b| *b == v.name)
+                    let taken = self.bound.contains(&v.name)
                         || self.scope.contains_key(v.name.as_str())
                         || matches!(v.name.as_str(), "null" | "result");
                     if taken {

@@ -13,7 +13,7 @@
 //! entry in `requires` and at exit in `ensures`. Fields are the C struct's pointer fields,
 //! families the engine's definitions ([`super::families`]).
 
-use super::families;
+use super::families::{self, Family};
 use super::logic::{Formula, Term};
 use super::program::System;
 use crate::program::ir::{Program, Type, VarId, VarInfo, VarKind};
@@ -95,6 +95,33 @@ pub fn flat(prog: &Program, function: &str, c: &ir::Contract) -> Result<(Flat, B
         flat.exit_uses.insert(r);
     }
     Ok((flat, b))
+}
+
+/// The families a contract names (`rev`, `sorted`, ...): the predicates its proof most
+/// likely needs, so they join the first configuration.
+pub fn families(c: &ir::Contract) -> Vec<Family> {
+    fn go(a: &Assertion, out: &mut Vec<Family>) {
+        match a {
+            Assertion::Family { name, .. } => out.extend(Family::parse(name)),
+            Assertion::Not(x) | Assertion::Forall(_, x) | Assertion::Exists(_, x) => go(x, out),
+            Assertion::And(x, y)
+            | Assertion::Or(x, y)
+            | Assertion::Implies(x, y)
+            | Assertion::Iff(x, y) => {
+                go(x, out);
+                go(y, out);
+            }
+            _ => {}
+        }
+    }
+    let mut out = vec![];
+    c.requires
+        .iter()
+        .chain(&c.ensures)
+        .for_each(|a| go(a, &mut out));
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Whether a contract orders data (`dle` or `sorted`): the system must then model `dle`.

@@ -115,8 +115,15 @@ impl Seed003 {
     }
 
     /// The configurations to try on `sys`: the given ones, or base + St (+ `rooted` for
-    /// valid-memtrack), then with `rev` (two fields) and `sorted` (data compared) added.
-    fn lattice(&self, fields: usize, data: bool, memtrack: bool) -> Vec<Vec<Family>> {
+    /// valid-memtrack, + the families a contract names), then with `rev` (two fields) and
+    /// `sorted` (data compared) added.
+    fn lattice(
+        &self,
+        fields: usize,
+        data: bool,
+        memtrack: bool,
+        named: &[Family],
+    ) -> Vec<Vec<Family>> {
         if !self.families.is_empty() {
             return self.families.clone();
         }
@@ -125,13 +132,17 @@ impl Seed003 {
         if memtrack {
             first.push(Family::Rooted);
         }
+        for f in named {
+            if !first.contains(f) {
+                first.push(*f);
+            }
+        }
         let mut out = vec![first.clone()];
         let mut second = first;
-        if fields > 1 {
-            second.push(Family::Rev);
-        }
-        if data {
-            second.push(Family::Sorted);
+        for (wanted, f) in [(fields > 1, Family::Rev), (data, Family::Sorted)] {
+            if wanted && !second.contains(&f) {
+                second.push(f);
+            }
         }
         if second.len() > out[0].len() {
             out.push(second);
@@ -145,7 +156,11 @@ impl Seed003 {
         let probe = plain.as_ref().ok_or("no system")?;
         let data = program::compared_field(&probe.flat).is_some();
         let memtrack = task.properties.has(Property::ValidMemtrack);
-        let configs = self.lattice(probe.fields.len(), data, memtrack);
+        let named = (self.function.as_ref())
+            .and_then(|f| task.domain.spec().contract(f))
+            .map(contract::families)
+            .unwrap_or_default();
+        let configs = self.lattice(probe.fields.len(), data, memtrack, &named);
         let mut last = String::new();
         for families in configs {
             let with_data = families.contains(&Family::Sorted);
