@@ -10,6 +10,7 @@
 
 use super::epr::Voc;
 use super::families::Pred;
+use super::logic::FiniteHeap;
 use super::pdr::{Clause, clause_formula, new_solver};
 use super::program::{Fault, System};
 use crate::engine::Budget;
@@ -100,14 +101,14 @@ fn unsat(budget: &Budget, v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Result<
 }
 
 /// Whether a concrete run visits the cut points `cuts` in order (one path between each
-/// consecutive pair) and then meets `fault` from the last one: `Ok(true)` sat, `Ok(false)`
-/// unsat.
+/// consecutive pair) and then meets `fault` from the last one: `Ok(Some(heap))` with the
+/// run's initial heap when sat, `Ok(None)` when unsat.
 pub fn bounded(
     sys: &System,
     cuts: &[usize],
     fault: Fault,
     budget: &Budget,
-) -> Result<bool, String> {
+) -> Result<Option<FiniteHeap>, String> {
     let null = super::epr::constant("null");
     let vocs: Vec<Voc> = (0..cuts.len())
         .map(|i| sys.voc(&format!("@{i}"), &null))
@@ -134,8 +135,14 @@ pub fn bounded(
         s.assert(Bool::or(&step));
     }
     match s.check() {
-        SatResult::Sat => Ok(true),
-        SatResult::Unsat => Ok(false),
+        SatResult::Sat => {
+            let model = s.get_model().ok_or("the bounded check gave no model")?;
+            let heap = vocs[0]
+                .read(&model)
+                .ok_or("a model without a node universe")?;
+            Ok(Some(heap))
+        }
+        SatResult::Unsat => Ok(None),
         SatResult::Unknown => Err(format!(
             "the bounded check gave up: {}",
             s.get_reason_unknown().unwrap_or_default()

@@ -214,6 +214,58 @@ impl FiniteHeap {
         }
     }
 
+    /// The heap, readable: per node (null left out) the variables pointing to it (those with a
+    /// non-empty name; a last line for those at null), whether it
+    /// is allocated, and its successor along each field (`?` when its path does not end).
+    pub fn describe(&self, vars: &[String], fields: &[String]) -> Vec<String> {
+        let name = |n: usize| {
+            if n == self.null {
+                "null".to_string()
+            } else {
+                format!("n{n}")
+            }
+        };
+        let held = |n: usize| -> Vec<&str> {
+            (self.vars.iter().zip(vars))
+                .filter(|(v, x)| **v == n && !x.is_empty())
+                .map(|(_, x)| x.as_str())
+                .collect()
+        };
+        let at_null = held(self.null);
+        let null_line = (!at_null.is_empty()).then(|| format!("null ({})", at_null.join(", ")));
+        (0..self.size)
+            .filter(|&n| n != self.null)
+            .map(|n| {
+                let mut line = name(n);
+                let held = held(n);
+                if !held.is_empty() {
+                    line.push_str(&format!(" ({})", held.join(", ")));
+                }
+                line.push_str(if self.alloc[n] {
+                    ": allocated"
+                } else {
+                    ": not allocated"
+                });
+                for (f, fname) in fields.iter().enumerate() {
+                    let next = self.successor(f, n).map_or("?".to_string(), name);
+                    line.push_str(&format!(", {fname} -> {next}"));
+                }
+                line
+            })
+            .chain(null_line)
+            .collect()
+    }
+
+    /// The node right after `a` along field `f`: the first node of `a`'s strict successors.
+    fn successor(&self, f: usize, a: usize) -> Option<usize> {
+        let r = &self.reach[f];
+        let after: Vec<usize> = (0..self.size).filter(|&b| b != a && r[a][b]).collect();
+        after
+            .iter()
+            .copied()
+            .find(|&b| after.iter().all(|&c| r[b][c]))
+    }
+
     fn quantify(&self, vs: &[u32], a: &Formula, env: &mut Vec<(u32, usize)>, all: bool) -> bool {
         let Some((&v, rest)) = vs.split_first() else {
             return self.eval_in(a, env);

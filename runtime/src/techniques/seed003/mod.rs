@@ -216,8 +216,17 @@ impl Seed003 {
                 }
                 Outcome::Trace(trace, fault, line) => {
                     let cuts: Vec<usize> = trace.iter().map(|(c, _)| *c).collect();
-                    if check::bounded(&sys, &cuts, fault, &task.budget)? {
-                        let what = if fault.is_violation() {
+                    if let Some(heap) = check::bounded(&sys, &cuts, fault, &task.budget)? {
+                        let what = if fault.is_violation() && sys.pre.is_some() {
+                            format!(
+                                "a run of the logic's model of the function from a state that \
+                                 meets the precondition reaches {} at line {line} through {} \
+                                 loop heads (bounded check; the model has no integers, so the \
+                                 run is not replayed)",
+                                fault.describe(),
+                                cuts.len() - 1
+                            )
+                        } else if fault.is_violation() {
                             format!(
                                 "a run of the logic's model of the program reaches {} at line \
                                  {line} through {} loop heads (bounded check; integers and \
@@ -233,8 +242,26 @@ impl Seed003 {
                             )
                         };
                         details.push(format!("families {}: {what}", names.join(", ")));
-                        last = what;
-                        continue;
+                        if sys.pre.is_some() {
+                            // Against a contract the run's initial heap is the input that
+                            // breaks it.
+                            details.push("the run starts from this heap:".into());
+                            let inputs: Vec<String> = (sys.names.iter().enumerate())
+                                .map(|(i, n)| {
+                                    if sys.live[0].contains(&i) {
+                                        n.clone()
+                                    } else {
+                                        String::new()
+                                    }
+                                })
+                                .collect();
+                            for l in heap.describe(&inputs, &sys.fields) {
+                                details.push(format!("  {l}"));
+                            }
+                        }
+                        // A run of the model does not depend on the families: more of them
+                        // cannot help.
+                        return Err(what);
                     }
                     details.push(format!(
                         "no inductive invariant over these predicates: an abstract trace to {} \
