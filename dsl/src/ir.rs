@@ -555,3 +555,34 @@ pub enum Assertion {
     /// Existential quantification over nodes.
     Exists(Vec<String>, Box<Assertion>),
 }
+
+impl Assertion {
+    /// Visits the formula and each of its subformulas, outermost first.
+    pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Assertion)) {
+        f(self);
+        match self {
+            Assertion::Not(x) | Assertion::Forall(_, x) | Assertion::Exists(_, x) => x.walk(f),
+            Assertion::And(x, y)
+            | Assertion::Or(x, y)
+            | Assertion::Implies(x, y)
+            | Assertion::Iff(x, y) => {
+                x.walk(f);
+                y.walk(f);
+            }
+            _ => {}
+        }
+    }
+
+    /// The terms of its atoms, in order.
+    pub fn terms(&self) -> Vec<&CTerm> {
+        let mut out = vec![];
+        self.walk(&mut |a| match a {
+            Assertion::Eq(x, y) | Assertion::Dle(x, y) => out.extend([x, y]),
+            Assertion::Path { from, to, .. } => out.extend([from, to]),
+            Assertion::Alloc(x) => out.push(x),
+            Assertion::Family { args, .. } => out.extend(args),
+            _ => {}
+        });
+        out
+    }
+}

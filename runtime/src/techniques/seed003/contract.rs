@@ -72,23 +72,15 @@ pub fn flat(prog: &Program, function: &str, c: &ir::Contract) -> Result<(Flat, B
         b.pre.insert(g.clone(), v);
         b.post.insert(g.clone(), v);
     }
-    let mut names = Names::default();
-    c.requires.iter().for_each(|a| names.visit(a));
-    flat.extra_vars = names
-        .0
+    let (pre, _) = names(&c.requires);
+    flat.extra_vars = pre.iter().filter_map(|n| b.pre.get(*n)).copied().collect();
+    let (post, result) = names(&c.ensures);
+    flat.exit_uses = post
         .iter()
-        .filter_map(|n| b.pre.get(n))
+        .filter_map(|n| b.post.get(*n))
         .copied()
         .collect();
-    let mut names = Names::default();
-    c.ensures.iter().for_each(|a| names.visit(a));
-    flat.exit_uses = names
-        .0
-        .iter()
-        .filter_map(|n| b.post.get(n))
-        .copied()
-        .collect();
-    if names.1 {
+    if result {
         let r = b.result.ok_or_else(|| {
             format!("the contract of `{function}` names `result`, but the function returns void")
         })?;
@@ -100,25 +92,14 @@ pub fn flat(prog: &Program, function: &str, c: &ir::Contract) -> Result<(Flat, B
 /// The families a contract names (`rev`, `sorted`, ...): the predicates its proof most
 /// likely needs, so they join the first configuration.
 pub fn families(c: &ir::Contract) -> Vec<Family> {
-    fn go(a: &Assertion, out: &mut Vec<Family>) {
-        match a {
-            Assertion::Family { name, .. } => out.extend(Family::parse(name)),
-            Assertion::Not(x) | Assertion::Forall(_, x) | Assertion::Exists(_, x) => go(x, out),
-            Assertion::And(x, y)
-            | Assertion::Or(x, y)
-            | Assertion::Implies(x, y)
-            | Assertion::Iff(x, y) => {
-                go(x, out);
-                go(y, out);
-            }
-            _ => {}
-        }
-    }
     let mut out = vec![];
-    c.requires
-        .iter()
-        .chain(&c.ensures)
-        .for_each(|a| go(a, &mut out));
+    for a in c.requires.iter().chain(&c.ensures) {
+        a.walk(&mut |x| {
+            if let Assertion::Family { name, .. } = x {
+                out.extend(Family::parse(name));
+            }
+        });
+    }
     out.sort();
     out.dedup();
     out
@@ -126,57 +107,29 @@ pub fn families(c: &ir::Contract) -> Vec<Family> {
 
 /// Whether a contract orders data (`dle` or `sorted`): the system must then model `dle`.
 pub fn orders_data(c: &ir::Contract) -> bool {
-    fn go(a: &Assertion) -> bool {
-        match a {
-            Assertion::Dle(..) => true,
-            Assertion::Family { name, .. } => name == "sorted",
-            Assertion::Not(x) | Assertion::Forall(_, x) | Assertion::Exists(_, x) => go(x),
-            Assertion::And(x, y)
-            | Assertion::Or(x, y)
-            | Assertion::Implies(x, y)
-            | Assertion::Iff(x, y) => go(x) || go(y),
-            _ => false,
-        }
+    let mut found = false;
+    for a in c.requires.iter().chain(&c.ensures) {
+        a.walk(&mut |x| {
+            found |= match x {
+                Assertion::Dle(..) => true,
+                Assertion::Family { name, .. } => name == "sorted",
+                _ => false,
+            }
+        });
     }
-    c.requires.iter().chain(&c.ensures).any(go)
+    found
 }
 
-/// The names (and whether `result`) a condition mentions.
-#[derive(Default)]
-struct Names(Vec<String>, bool);
-
-impl Names {
-    fn term(&mut self, t: &CTerm) {
-        match t {
-            CTerm::Name(n) => self.0.push(n.clone()),
-            CTerm::Result => self.1 = true,
-            CTerm::Null | CTerm::Bound(_) => {}
-        }
-    }
-
-    fn visit(&mut self, a: &Assertion) {
-        match a {
-            Assertion::Const(_) => {}
-            Assertion::Eq(x, y) | Assertion::Dle(x, y) => {
-                self.term(x);
-                self.term(y);
-            }
-            Assertion::Path { from, to, .. } => {
-                self.term(from);
-                self.term(to);
-            }
-            Assertion::Alloc(x) => self.term(x),
-            Assertion::Family { args, .. } => args.iter().for_each(|t| self.term(t)),
-            Assertion::Not(x) | Assertion::Forall(_, x) | Assertion::Exists(_, x) => self.visit(x),
-            Assertion::And(x, y)
-            | Assertion::Or(x, y)
-            | Assertion::Implies(x, y)
-            | Assertion::Iff(x, y) => {
-                self.visit(x);
-                self.visit(y);
-            }
-        }
-    }
+/// The names (and whether `result`) the conditions mention.
+fn names(conds: &[Assertion]) -> (Vec<&str>, bool) {
+    let terms: Vec<&CTerm> = conds.iter().flat_map(Assertion::terms).collect();
+    let names = (terms.iter())
+        .filter_map(|t| match t {
+            CTerm::Name(n) => Some(n.as_str()),
+            _ => None,
+        })
+        .collect();
+    (names, terms.contains(&&CTerm::Result))
 }
 
 /// Sets the system's initial states to the precondition and its exit check to the
