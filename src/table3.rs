@@ -520,16 +520,15 @@ fn bugs(exe: &Path, args: &Table3Args, twins: &[String], t8: &[String], tally: &
 /// Prints the summary line; exit code 1 when a verdict was wrong.
 fn summary(t: &Tally) -> ExitCode {
     println!();
-    println!(
+    let whole = format!(
         "{} of {} correct runs TRUE (PDR); {} of {} twins and {} of {} Table 8 programs FALSE \
-         as expected; against contracts: {} of {} runs TRUE, {} of {} buggy runs refuted by a \
-         run of the model; {} wrong",
-        t.proved,
-        t.runs,
-        t.twins_found,
-        t.twins,
-        t.t8_found,
-        t.t8,
+         as expected; ",
+        t.proved, t.runs, t.twins_found, t.twins, t.t8_found, t.t8
+    );
+    println!(
+        "{}against contracts: {} of {} runs TRUE, {} of {} buggy runs refuted by a run of the \
+         model; {} wrong",
+        if t.runs > 0 { whole.as_str() } else { "" },
         t.contract_proved,
         t.contract_runs,
         t.contract_found,
