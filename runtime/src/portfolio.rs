@@ -4,7 +4,7 @@
 //! produces a [`Portfolio`] result: every [`Run`] in order and the final [`Verdict`].
 //!
 //! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow; at most a fifth of
-//!   the time), then template synthesis (unreach-call only) on half of the time left,
+//!   the time and at most [`FIRST_PASS_CAP`]), then template synthesis (unreach-call only) on half of the time left,
 //!   the lazy shape analysis on half of what is then left, PDR (where it applies) on a share
 //!   of what is then left, then the explicit engine with the rest; the first decided verdict
 //!   stands.
@@ -50,6 +50,13 @@ pub const FIRST_PASS_STEPS: u64 = 300_000;
 /// The share of the time the first explicit-heap run may take in auto mode (its steps can be
 /// slow: a path condition grows with every symbolic branch).
 pub const FIRST_PASS_SHARE: f64 = 0.2;
+
+/// The most time the first explicit-heap run takes in auto mode. Shallow bugs fall within
+/// it (every twin of the seed benchmarks and every FALSE task of the SV-COMP folder is found
+/// in under a second); on a correct program with unbounded loops the run cannot end, and a
+/// fifth of a long budget would only delay the engines that prove. Deeper bugs are left to
+/// the full explicit run at the end.
+pub const FIRST_PASS_CAP: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// The share of the time left after the first pass that template synthesis may take in auto
 /// mode (unreach-call only): it alone proves properties of heap data, and a synthesis that
@@ -148,7 +155,7 @@ fn auto(task: &Task, engines: &Engines) -> Portfolio {
         },
     };
     let mut runs = vec![if staged {
-        first.run(&task.with_budget(task.budget.share(FIRST_PASS_SHARE)))
+        first.run(&task.with_budget(task.budget.share(FIRST_PASS_SHARE).at_most(FIRST_PASS_CAP)))
     } else {
         first.run(task)
     }];
