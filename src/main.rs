@@ -495,6 +495,13 @@ fn check_function(
                 .into(),
         );
     }
+    if args.witness.is_some() {
+        return Err(
+            "--witness describes runs from `main`; a function verified alone against its \
+             contract has none (drop --witness or --function)"
+                .into(),
+        );
+    }
     let spec_file = args.spec.as_ref().map(|p| p.display().to_string());
     let c = spec.contract(name).ok_or_else(|| {
         format!(

@@ -4,7 +4,9 @@
 //! predicates" when a family the proof needs is removed, and names the construct and line of
 //! a program outside its logic. With `--function`, a function alone meets its contract from
 //! the spec (parameters in `ensures` read at entry), twins and a too weak precondition are
-//! refuted by a run of the model, and contracts the engine cannot check are refused.
+//! refuted by a run of the model that the function, run concretely from its initial heap,
+//! reproduces (FALSE), a run it does not reproduce stays UNKNOWN, and contracts the engine
+//! cannot check are refused.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -224,24 +226,39 @@ fn functions_meet_their_contracts_alone_and_twins_do_not() {
                 "{out}"
             );
         }
-        // The twin breaks the property (or safety): a run of the model shows it.
+        // The twin breaks the property: a run of the model shows it, and the function run
+        // concretely from that run's initial heap breaks it too.
         let spec = contract_file(&format!("{name}.property"));
         let twin = bench(&format!("{name}_bug.c"));
         let (_, out, err) = contract(&twin, &spec, name, PDR);
-        assert_eq!(verdict(&out), "UNKNOWN", "{name}_bug:\n{out}{err}");
+        assert_eq!(verdict(&out), "FALSE(contract)", "{name}_bug:\n{out}{err}");
         assert!(
-            out.contains("a run of the logic's model"),
+            out.contains("replayed concretely")
+                && out.contains("breaks its postcondition")
+                && out.contains("the run starts from this heap:"),
             "{name}_bug:\n{out}"
         );
     }
-    // Table 8: insert's precondition without `e != null`.
+    // Table 8: insert's precondition without `e != null`; the concrete run dereferences it.
     let spec = contract_file("t8_insert_weak_pre");
     let (_, out, _) = contract(&bench("t8_insert_weak_pre.c"), &spec, "insert", PDR);
-    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
-    assert!(
-        out.contains("reaches a dereference of null or of unallocated memory"),
-        "{out}"
+    assert_eq!(verdict(&out), "FALSE(valid-deref)", "{out}");
+    assert!(out.contains("replayed concretely"), "{out}");
+}
+
+/// A run of the model that the C function does not take (here it needs a nondeterministic
+/// input other than the replays' 0 and 1) is no counterexample: the verdict stays UNKNOWN
+/// with the model's run.
+#[test]
+fn a_run_of_the_model_the_function_does_not_take_is_not_false() {
+    let (_, out, _) = contract(
+        &own("advance_nondet.c"),
+        &own("advance.shape"),
+        "advance",
+        PDR,
     );
+    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
+    assert!(out.contains("meets the contract"), "{out}");
 }
 
 const PDR: &[&str] = &["--engine", "pdr"];
@@ -252,9 +269,9 @@ fn parameters_in_ensures_are_their_values_at_entry() {
     let (_, out, _) = contract(&prog, &own("advance.shape"), "advance", PDR);
     assert_eq!(verdict(&out), "TRUE", "{out}");
     let (_, out, _) = contract(&prog, &own("advance_wrong.shape"), "advance", PDR);
-    assert_eq!(verdict(&out), "UNKNOWN", "{out}");
+    assert_eq!(verdict(&out), "FALSE(contract)", "{out}");
     assert!(
-        out.contains("a return that breaks the contract's postcondition"),
+        out.contains("`advance` returns in a state that breaks"),
         "{out}"
     );
 }
@@ -282,6 +299,17 @@ fn contracts_the_engine_cannot_check_are_refused_with_the_reason() {
     let (code, _, err) = contract(&prog, &spec, "main", PDR);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no contract for `main`"), "{err}");
+    let (code, _, err) = contract(
+        &prog,
+        &spec,
+        "advance",
+        &["--engine", "pdr", "--witness", "w.yml"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--witness describes runs from `main`"),
+        "{err}"
+    );
     let (code, _, err) = contract(&bench("last.c"), &spec, "advance", PDR);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no function `advance`"), "{err}");

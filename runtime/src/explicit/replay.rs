@@ -71,16 +71,37 @@ pub fn replay_observed(
         caveats: Default::default(),
         split: Default::default(),
     };
-    let mut st = exec.initial();
+    let st = exec.initial();
+    replay_from(&exec, st, max_steps, &mut |s| {
+        observe(s);
+        false
+    })
+}
+
+/// Runs `exec` (concrete: its inputs are given) from the state `st`, at most `max_steps`
+/// edges. `stop` sees every state before an edge is taken from it; when it says so, the run
+/// ends there without a violation and the state is kept in [`Replay::last`] (a harness that
+/// starts a function from a built state stops it at its return).
+pub fn replay_from(
+    exec: &Exec,
+    mut st: State,
+    max_steps: usize,
+    stop: &mut dyn FnMut(&State) -> bool,
+) -> (Option<Violation>, Replay) {
+    let prog = exec.prog;
     let mut out = Replay {
         violation: None,
         steps: vec![],
-        inputs: inputs.to_vec(),
+        inputs: exec.inputs.unwrap_or_default().to_vec(),
         ended: String::new(),
         last: None,
     };
     for _ in 0..max_steps {
-        observe(&st);
+        if stop(&st) {
+            out.ended = "stopped".into();
+            out.last = Some(Box::new(st));
+            return (None, out);
+        }
         let Some(top) = st.frames.last() else { break };
         let f = prog.func(top.func);
         let edges: Vec<_> = f

@@ -17,6 +17,9 @@ pub enum Property {
     ValidMemtrack,
     /// All heap memory is freed when the program terminates.
     ValidMemcleanup,
+    /// A function returns in a state that meets its contract's postcondition (checked only
+    /// when a function is verified alone against its contract; never an SV-COMP property).
+    Contract,
 }
 
 impl Property {
@@ -28,6 +31,7 @@ impl Property {
             Property::ValidFree => "valid-free",
             Property::ValidMemtrack => "valid-memtrack",
             Property::ValidMemcleanup => "valid-memcleanup",
+            Property::Contract => "contract",
         }
     }
 }

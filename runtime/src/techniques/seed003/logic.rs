@@ -257,7 +257,7 @@ impl FiniteHeap {
     }
 
     /// The node right after `a` along field `f`: the first node of `a`'s strict successors.
-    fn successor(&self, f: usize, a: usize) -> Option<usize> {
+    pub fn successor(&self, f: usize, a: usize) -> Option<usize> {
         let r = &self.reach[f];
         let after: Vec<usize> = (0..self.size).filter(|&b| b != a && r[a][b]).collect();
         after

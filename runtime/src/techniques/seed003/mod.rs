@@ -8,18 +8,21 @@
 //! invariant (per loop head, a CNF over predicate instances, printed) that a fresh solver
 //! re-checks; UNKNOWN otherwise, with the reason: "no inductive invariant over these
 //! predicates" with the abstract trace (Theorem 1's third outcome) when no concrete run
-//! follows it, or the concrete counterexample's fault and line when one does (this engine
-//! does not answer FALSE: the engines of the portfolio that replay runs do). The families
+//! follows it, or the concrete counterexample's fault and line when one does (on a whole
+//! program this engine does not answer FALSE: the engines of the portfolio that replay runs
+//! do). The families
 //! form a small lattice: the paper's base families with `alloc` and `stable` first, then
 //! `rev` and `sorted` after an abstraction failure.
 //!
 //! With [`Seed003::function`] set, the engine verifies that one C function alone against its
 //! contract from the spec (the paper's setting): the initial states are the precondition, and
-//! a return that breaks the postcondition is one more fault ([`contract`]).
+//! a return that breaks the postcondition is one more fault ([`contract`]). There a run of
+//! the model that breaks the contract is replayed: the function runs concretely from the
+//! run's initial heap ([`replay`]), and a concrete break is FALSE.
 //!
 //! The stages: [`logic`] holds the formulas, [`families`] the predicates, [`epr`] the
 //! solver encoding, [`program`] the transition system, [`contract`] a function's contract,
-//! [`pdr`] the search, [`check`] the re-checks.
+//! [`pdr`] the search, [`check`] the re-checks, [`replay`] the concrete run of a function.
 
 pub mod check;
 pub mod contract;
@@ -28,6 +31,7 @@ pub mod families;
 pub mod logic;
 pub mod pdr;
 pub mod program;
+pub mod replay;
 
 use crate::engine::{Certificate, Engine, Run, Task, Verdict};
 use crate::program::property::{Property, PropertySet};
@@ -217,12 +221,36 @@ impl Seed003 {
                 Outcome::Trace(trace, fault, line) => {
                     let cuts: Vec<usize> = trace.iter().map(|(c, _)| *c).collect();
                     if let Some(heap) = check::bounded(&sys, &cuts, fault, &task.budget)? {
+                        if let (Some(f), true) = (&self.function, fault.is_violation()) {
+                            match replay::run(task, &sys, f, &heap) {
+                                Ok(Some(cex)) => {
+                                    details.push(format!(
+                                        "families {}: the run of the logic's model breaks the \
+                                         contract; `{f}` run concretely from its initial heap \
+                                         breaks it too",
+                                        names.join(", ")
+                                    ));
+                                    details.push("the run starts from this heap:".into());
+                                    for l in heap.describe(&entry_names(&sys), &sys.fields) {
+                                        details.push(format!("  {l}"));
+                                    }
+                                    return Ok(Verdict::False(Box::new(cex)));
+                                }
+                                Ok(None) => details.push(format!(
+                                    "`{f}` run concretely from the model's initial heap meets \
+                                     the contract (every input 0, then 1)"
+                                )),
+                                Err(why) => details.push(format!(
+                                    "the model's initial heap is not rebuilt: {why}"
+                                )),
+                            }
+                        }
                         let what = if fault.is_violation() && sys.pre.is_some() {
                             format!(
                                 "a run of the logic's model of the function from a state that \
                                  meets the precondition reaches {} at line {line} through {} \
-                                 loop heads (bounded check; the model has no integers, so the \
-                                 run is not replayed)",
+                                 loop heads (bounded check; the function run concretely from \
+                                 that state does not)",
                                 fault.describe(),
                                 cuts.len() - 1
                             )
@@ -246,16 +274,7 @@ impl Seed003 {
                             // Against a contract the run's initial heap is the input that
                             // breaks it.
                             details.push("the run starts from this heap:".into());
-                            let inputs: Vec<String> = (sys.names.iter().enumerate())
-                                .map(|(i, n)| {
-                                    if sys.live[0].contains(&i) {
-                                        n.clone()
-                                    } else {
-                                        String::new()
-                                    }
-                                })
-                                .collect();
-                            for l in heap.describe(&inputs, &sys.fields) {
+                            for l in heap.describe(&entry_names(&sys), &sys.fields) {
                                 details.push(format!("  {l}"));
                             }
                         }
@@ -291,6 +310,20 @@ impl Seed003 {
         }
         Err(last)
     }
+}
+
+/// The names of the vocabulary variables live at the entry (the others empty): what a
+/// description of a run's initial heap shows.
+fn entry_names(sys: &System) -> Vec<String> {
+    (sys.names.iter().enumerate())
+        .map(|(i, n)| {
+            if sys.live[0].contains(&i) {
+                n.clone()
+            } else {
+                String::new()
+            }
+        })
+        .collect()
 }
 
 /// The predicates of every cut point: the families over the variables live there.
