@@ -107,7 +107,7 @@ fn run_once(
     let (st, blocks) = harness.build(&exec, f, choice.data)?;
     let pre = sys.pre.as_ref().ok_or("no precondition")?;
     let entry = Reader::new(&harness, f, &st, &blocks);
-    if !entry.holds(&st, None, pre)? {
+    if entry.values(&st, None, pre)? != [true; 2] {
         return Err("the rebuilt initial heap does not meet the precondition".into());
     }
     let mut returning = None;
@@ -137,7 +137,7 @@ fn run_once(
     };
     let post = sys.post.as_ref().ok_or("no postcondition")?;
     let exit = Reader::new(&harness, f, &at_exit, &blocks);
-    if !exit.fails(&at_exit, result.as_ref(), post)? {
+    if exit.values(&at_exit, result.as_ref(), post)? != [false; 2] {
         return Ok(None);
     }
     let violation = Violation {
@@ -201,7 +201,7 @@ impl Harness<'_> {
             None => Val::Ptr(Ptr::Null),
         };
         for (fi, name) in self.sys.fields.iter().enumerate() {
-            let field = def.fields.iter().find(|x| &x.name == name).ok_or("field")?;
+            let field = field(prog, self.sys, name)?;
             let size = prog.size_of(&field.ty);
             for n in (0..heap.size).filter(|&n| n != heap.null) {
                 // A chain the model leaves open ends in null here: any choice is a heap,
@@ -325,68 +325,68 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Whether `f` holds on `st` whatever data null is given (C gives it none, the logic's
-    /// order places it somewhere).
-    fn holds(&self, st: &State, result: Option<&Val>, f: &Formula) -> Result<bool, String> {
-        for null_data in [i64::MIN, i64::MAX] {
-            if !self.heap(st, result, null_data)?.eval(f) {
-                return Ok(false);
+    /// The value of `f` on `st` with null (and any node whose data is unknown) first and
+    /// last in the data order (C gives null no data; the logic's order places it somewhere).
+    fn values(&self, st: &State, result: Option<&Val>, f: &Formula) -> Result<[bool; 2], String> {
+        let (mut heap, known) = self.heap(st, result)?;
+        Ok([i64::MIN, i64::MAX].map(|none| {
+            let data: Vec<i64> = known.iter().map(|d| d.unwrap_or(none)).collect();
+            if self.sys.data_field.is_some() {
+                heap.dle = Some(order(&data));
             }
-        }
-        Ok(true)
+            heap.eval(f)
+        }))
     }
 
-    /// Whether `f` fails on `st` whatever data null is given.
-    fn fails(&self, st: &State, result: Option<&Val>, f: &Formula) -> Result<bool, String> {
-        for null_data in [i64::MIN, i64::MAX] {
-            if self.heap(st, result, null_data)?.eval(f) {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-
-    /// The finite heap of `st`, with `result` the returned value (at the exit) and
-    /// `null_data` the data of null in the data order.
-    fn heap(&self, st: &State, result: Option<&Val>, null_data: i64) -> Result<FiniteHeap, String> {
+    /// The finite heap of `st`, with `result` the returned value (at the exit), and each
+    /// node's data where known (the rest left for [`Reader::values`] to place).
+    fn heap(
+        &self,
+        st: &State,
+        result: Option<&Val>,
+    ) -> Result<(FiniteHeap, Vec<Option<i64>>), String> {
         let size = self.node.len() + 1;
-        let def = &self.prog.structs[self.sys.strukt.0 as usize];
         let mut succ = vec![vec![0usize; size]; self.sys.fields.len()];
         let mut alloc = vec![false; size];
-        let mut data = vec![null_data; size];
+        let mut data = vec![None; size];
         for (&b, &n) in &self.node {
             let block = st.mem.block(b).ok_or("block")?;
             alloc[n] = block.alive;
             for (fi, name) in self.sys.fields.iter().enumerate() {
-                let field = def.fields.iter().find(|x| &x.name == name).ok_or("field")?;
-                let v = st.mem.read(b, field.offset, self.prog.size_of(&field.ty));
+                let v = st
+                    .mem
+                    .read(b, self.field(name)?.offset, self.ptr_size(name)?);
                 succ[fi][n] = self.of(&v.unwrap_or(Val::Ptr(Ptr::Null)))?;
             }
             if let Some(d) = &self.sys.data_field {
-                let field = def.fields.iter().find(|x| &x.name == d).ok_or("field")?;
+                let field = self.field(d)?;
                 let v = st.mem.read(b, field.offset, self.prog.size_of(&field.ty));
                 if let Some(Val::Int(t)) = v {
-                    data[n] = t.as_const().ok_or("a symbolic data value")?;
+                    data[n] = Some(t.as_const().ok_or("a symbolic data value")?);
                 }
             }
         }
-        let reach = succ.iter().map(|s| closure(s)).collect();
-        let dle = self.sys.data_field.as_ref().map(|_| {
-            (0..size)
-                .map(|a| (0..size).map(|b| data[a] <= data[b]).collect())
-                .collect()
-        });
         let vars = (0..self.sys.vars.len())
             .map(|i| self.var(st, i, result))
             .collect::<Result<_, _>>()?;
-        Ok(FiniteHeap {
+        let heap = FiniteHeap {
             size,
             vars,
             null: 0,
-            reach,
+            reach: succ.iter().map(|s| closure(s)).collect(),
             alloc,
-            dle,
-        })
+            dle: None,
+        };
+        Ok((heap, data))
+    }
+
+    /// The list struct's field `name`.
+    fn field(&self, name: &str) -> Result<&'a crate::program::ir::Field, String> {
+        field(self.prog, self.sys, name)
+    }
+
+    fn ptr_size(&self, name: &str) -> Result<u64, String> {
+        Ok(self.prog.size_of(&self.field(name)?.ty))
     }
 
     /// The node of vocabulary variable `i` in `st`.
@@ -435,6 +435,25 @@ impl<'a> Reader<'a> {
             None => Ok(0),
         }
     }
+}
+
+/// The data order of the nodes with these data values.
+fn order(data: &[i64]) -> Vec<Vec<bool>> {
+    (data.iter())
+        .map(|a| data.iter().map(|b| a <= b).collect())
+        .collect()
+}
+
+/// Field `name` of the system's list struct.
+fn field<'a>(
+    prog: &'a Program,
+    sys: &System,
+    name: &str,
+) -> Result<&'a crate::program::ir::Field, String> {
+    let def = &prog.structs[sys.strukt.0 as usize];
+    (def.fields.iter())
+        .find(|x| x.name == name)
+        .ok_or_else(|| format!("no field `{name}`"))
 }
 
 /// The reflexive-transitive closure of a successor function (`succ[null] = null`).
