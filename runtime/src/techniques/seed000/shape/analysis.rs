@@ -597,7 +597,9 @@ impl<'a> Art<'a> {
                                 && (0..v.fields.len())
                                     .any(|f| g.get(v, v.field_pred(f), &[a, *w]) == T)
                         });
-                    single || self.owned_by_reached(g, *w, &reached)
+                    single
+                        || self.owned_by_reached(g, *w, &reached)
+                        || self.hangs_off_reached(g, *w, &reached)
                 })
                 .collect();
             if more.is_empty() {
@@ -620,6 +622,23 @@ impl<'a> Art<'a> {
                 && v.carries(g.ty[w], e.strukt)
                 && g.get(v, e.id, &[w]) == T
                 && (0..g.n).all(|a| reached[a] || g.get(v, v.field_pred(e.field), &[a, w]) == F)
+        })
+    }
+
+    /// Whether every individual of node `w` is reachable from the target of a link field
+    /// (a root instance is 1 on `w`) and every node whose link field may be set is reached:
+    /// the sub-lists of a list of lists once the list is, a tree below a stack of its nodes.
+    fn hangs_off_reached(&self, g: &Graph, w: usize, reached: &[bool]) -> bool {
+        let v = self.t.v;
+        v.instr.iter().enumerate().any(|(i, inst)| {
+            let Some(c) = inst.root.filter(|_| v.rooting[i]) else {
+                return false;
+            };
+            v.carries(g.ty[w], inst.strukt)
+                && g.get(v, inst.id, &[w]) == T
+                && (0..g.n).all(|a| {
+                    reached[a] || (0..g.n).all(|b| g.get(v, v.field_pred(c), &[a, b]) == F)
+                })
         })
     }
 

@@ -259,16 +259,37 @@ impl Constraints {
     /// `x` and `y`), transitivity through `y`'s target: `r<x>(w) && y(w) && r<y>(v) ->
     /// r<x>(v)` (what `y` reaches is reachable from `x` once `y`'s target is). Differencing
     /// alone loses it when an edge into a list is added: the re-evaluated `r<x>` crosses the
-    /// summary's 1/2 edges. Needed for valid-memtrack, where reachability must stay 1.
+    /// summary's 1/2 edges. Needed for valid-memtrack, where reachability must stay 1. The
+    /// same holds from a root instance's targets to `y`'s.
     pub fn with_reach_transitivity(mut self, v: &Vocab) -> Constraints {
         let reaching: Vec<&Instr> = v
             .instr
             .iter()
             .enumerate()
-            .filter(|(i, _)| v.reaching[*i])
+            .filter(|(i, _)| v.reaching[*i] || v.rooting[*i])
             .map(|(_, inst)| inst)
             .collect();
         for a in &reaching {
+            // A root instance (reachability from the targets of a link field) gains what a
+            // pointer to a cell it holds on reaches: `h(w) && y(w) && r<y>(v) -> h(v)`.
+            if a.root.is_some() {
+                for b in reaching.iter().filter(|b| b.pointer.is_some()) {
+                    if a.pred == b.pred && a.roles == b.roles && a.strukt == b.strukt {
+                        let y = b.pointer.unwrap_or_default();
+                        self.push(
+                            a.strukt,
+                            2,
+                            vec![
+                                (false, Atom::Stored(a.id, vec![0])),
+                                (false, Atom::Stored(v.pt(y), vec![0])),
+                                (false, Atom::Stored(b.id, vec![1])),
+                                (true, Atom::Stored(a.id, vec![1])),
+                            ],
+                        );
+                    }
+                }
+                continue;
+            }
             for b in &reaching {
                 let (Some(x), Some(y)) = (a.pointer, b.pointer) else {
                     continue;

@@ -51,6 +51,9 @@ enum Shape {
     /// Unary `exists u. x(u) && R*(u, v)` (reachability from tracked pointer `x`, whose
     /// targets did not change).
     FromPointer(usize),
+    /// Unary `exists u. x(u) && R*(u, v)` with `x(u)` read as "some cell's link field `c`
+    /// points to `u`" (a root instance), whose link edges did not change.
+    FromRoot(usize),
 }
 
 fn rank(k: Kleene) -> u8 {
@@ -135,6 +138,14 @@ impl ClosureDelta {
                 let (rel, roles) = reach_body(v, *u, body, &inst.roles)?;
                 (rel, roles, Shape::FromPointer(x))
             }
+            (Formula::Exists(u, body), None) if decl.arity == 1 => {
+                let c = inst.root?;
+                if rerooted(v, c, old, new) {
+                    return None;
+                }
+                let (rel, roles) = reach_body(v, *u, body, &inst.roles)?;
+                (rel, roles, Shape::FromRoot(c))
+            }
             _ => return None,
         };
         let relf = edge(&rel);
@@ -203,6 +214,10 @@ impl ClosureDelta {
             match self.shape {
                 Shape::FromPointer(x) => (0..g.n)
                     .map(|u| (u, g.get(v, v.pt(x), &[u])))
+                    .filter(|(_, k)| *k != F)
+                    .collect(),
+                Shape::FromRoot(c) => (0..g.n)
+                    .map(|u| (u, root_at(v, g, c, u)))
                     .filter(|(_, k)| *k != F)
                     .collect(),
                 _ => vec![(t[0], T)],
@@ -518,6 +533,7 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
     anchors(v, inst, x, old, new)
         .into_iter()
         .chain(own)
+        .chain(root_anchors(v, inst, old, new))
         .find_map(|(w0, sib)| {
             let copy = |skip: Option<usize>| {
                 (0..new.n)
@@ -537,6 +553,31 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
                 known
             })
         })
+}
+
+/// The anchors of reachability instance `inst` read off root instances (same predicate and
+/// roles) whose link edges the update left alone and whose only root is one single cell: what
+/// the root instance reaches is what that cell reaches (`n = st->node` with `st` the one
+/// stack item).
+fn root_anchors(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Vec<(usize, usize)> {
+    let siblings = v.instr.iter().filter(|sib| {
+        sib.root.is_some()
+            && sib.pred == inst.pred
+            && sib.roles == inst.roles
+            && sib.strukt == inst.strukt
+    });
+    siblings
+        .filter_map(|sib| {
+            let c = sib.root?;
+            if rerooted(v, c, old, new) {
+                return None;
+            }
+            let mut roots = (0..old.n).filter(|&u| root_at(v, old, c, u) != F);
+            let w = roots.next()?;
+            let only = roots.next().is_none() && old.sm[w] == F && root_at(v, old, c, w) == T;
+            only.then_some((w, sib.id))
+        })
+        .collect()
 }
 
 /// Whether cell `w0` lies on a cycle of the relation, read off a cyclicity instance
@@ -566,6 +607,90 @@ fn bound(rel: &Rel, roles: &[usize]) -> (Option<shapecheck_dsl::ir::PredId>, Vec
         Rel::Field(r) => (None, bind_roles(roles, &[*r])),
         Rel::Pred(p, rs) => (Some(*p), bind_roles(roles, rs)),
     }
+}
+
+/// The new values of a root instance `inst` (reachability from the targets of link field
+/// `c`) after an update that changed link edges but not the relation (`o->items = i`,
+/// `o->items = i->next`, `s->node = n->left`): where the old value was 1 it stays 1 if every
+/// node that may have lost a root (the old targets of a cell whose link changed) is itself
+/// definitely reached from the new roots (by the definition re-evaluated), or every node
+/// holding a successor of it is (then the lost root's own node is left to the definition).
+/// Each old path then continues from a new root, along edges the update left alone. A
+/// link that may hold an unknown value (whose 1/2 edges can hide a change) gives `None`, as
+/// does a changed relation. Returns per node the known value, `None` where nothing is known.
+pub fn reroot(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec<Option<Kleene>>> {
+    let c = inst.root?;
+    if old.n != new.n || v.decl(inst.pred).arity != 1 || !rerooted(v, c, old, new) {
+        return None;
+    }
+    let unknown = |g: &Graph| (0..g.n).any(|s| g.get(v, v.undef(c), &[s]) == H);
+    if unknown(old) || unknown(new) {
+        return None;
+    }
+    let f = v.field_pred(c);
+    let Formula::Exists(u, body) = &v.decl(inst.pred).body else {
+        return None;
+    };
+    let (rel, roles) = reach_body(v, *u, body, &inst.roles)?;
+    let e = edge(&rel);
+    let (eo, en) = (Eval::new(v, old, inst, None), Eval::new(v, new, inst, None));
+    let nodes = &en.nodes;
+    let blurred = nodes
+        .iter()
+        .any(|&a| touched_unknown(v, old, a) || touched_unknown(v, new, a));
+    let same = nodes.iter().all(|&a| {
+        nodes
+            .iter()
+            .all(|&b| eo.formula(&e, &roles, vec![a, b]) == en.formula(&e, &roles, vec![a, b]))
+    });
+    if blurred || !same {
+        return None;
+    }
+    let changed: Vec<usize> = (0..new.n)
+        .filter(|&s| (0..new.n).any(|u| old.get(v, f, &[s, u]) != new.get(v, f, &[s, u])))
+        .collect();
+    let lost: Vec<usize> = (nodes.iter().copied())
+        .filter(|&u| changed.iter().any(|&s| old.get(v, f, &[s, u]) != F))
+        .collect();
+    // A lost root is covered when it is itself reached from the new roots, or when every
+    // node holding one of its successors is (the root moved along its edges: only the lost
+    // root's own cells may then be unreached).
+    let reached = |u: usize| en.instance(&[u]) == T;
+    let mut past = vec![];
+    for &u in &lost {
+        if reached(u) {
+            continue;
+        }
+        let succ = nodes
+            .iter()
+            .filter(|&&z| en.formula(&e, &roles, vec![u, z]) != F);
+        if !succ.clone().all(|&z| z != u && reached(z)) {
+            return None;
+        }
+        past.push(u);
+    }
+    Some(
+        (0..new.n)
+            .map(|w| (old.get(v, inst.id, &[w]) == T && !past.contains(&w)).then_some(T))
+            .collect(),
+    )
+}
+
+/// Whether the update may have changed an edge of link field `c` (the roots of a root
+/// instance): an edge's value changed, or some cell's link may hold an unknown value (whose
+/// 1/2 edges can hide a change).
+fn rerooted(v: &Vocab, c: usize, old: &Graph, new: &Graph) -> bool {
+    let f = v.field_pred(c);
+    let unknown = |g: &Graph| (0..g.n).any(|s| g.get(v, v.undef(c), &[s]) == H);
+    unknown(old)
+        || unknown(new)
+        || (0..new.n).any(|s| (0..new.n).any(|u| old.get(v, f, &[s, u]) != new.get(v, f, &[s, u])))
+}
+
+/// Whether some cell's link field `c` points to node `u`: `exists s. c(s, u)`.
+fn root_at(v: &Vocab, g: &Graph, c: usize, u: usize) -> Kleene {
+    let f = v.field_pred(c);
+    (0..g.n).fold(F, |acc, s| acc.or(g.get(v, f, &[s, u])))
 }
 
 /// Whether the update changed where tracked pointer `x` points.

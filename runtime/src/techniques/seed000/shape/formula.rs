@@ -240,10 +240,16 @@ impl Sem3 for Eval<'_> {
         self.read(self.v.field_pred(field), &[a, b])
     }
 
+    /// `x(a)`: the tracked pointer points to `a`, or for a root instance, some cell's root
+    /// field does (`exists s. c(s, a)` over every node, of any type).
     fn pointer(&self, a: usize) -> Kleene {
-        match self.inst.pointer {
-            Some(x) => self.read(self.v.pt(x), &[a]),
-            None => F,
+        match (self.inst.pointer, self.inst.root) {
+            (Some(x), _) => self.read(self.v.pt(x), &[a]),
+            (None, Some(c)) => {
+                let f = self.v.field_pred(c);
+                (0..self.g.n).fold(F, |acc, s| acc.or(self.read(f, &[s, a])))
+            }
+            (None, None) => F,
         }
     }
 

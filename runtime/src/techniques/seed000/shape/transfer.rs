@@ -19,7 +19,7 @@
 
 use super::coerce::{Constraints, single_field_reach};
 use super::data;
-use super::delta::{ClosureDelta, retarget};
+use super::delta::{ClosureDelta, reroot, retarget};
 use super::formula::{Changes, Eval, tuples};
 use super::graph::{F, Graph, H, T, join};
 use super::vocab::{PredKind, Vocab};
@@ -499,7 +499,8 @@ impl<'a> Transfer<'a> {
                 if delta.as_ref().is_some_and(|d| d.unchanged()) {
                     continue;
                 }
-                let known = retarget(self.v, inst, old, &new);
+                let known =
+                    retarget(self.v, inst, old, &new).or_else(|| reroot(self.v, inst, old, &new));
                 let ev = Eval::new(self.v, &new, inst, Some(&ch));
                 for t in tuples(&ev.nodes, decl.arity) {
                     ev.read_changed.set(false);

@@ -14,8 +14,15 @@ use crate::program::ir::{Program, StructId, Type, VarId};
 use shapecheck_dsl::ir::{self as spec, Formula, Generator, PredId, Rel, Spec};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// An instance to create: predicate, struct, role fields, pointer, abstraction flag.
-type Wanted = (PredId, StructId, Vec<usize>, Option<usize>, bool);
+/// An instance to create: predicate, struct, role fields, pointer, root field, abstraction flag.
+type Wanted = (
+    PredId,
+    StructId,
+    Vec<usize>,
+    Option<usize>,
+    Option<usize>,
+    bool,
+);
 
 /// The shape type of one recursive struct: its generator (`None` is `m0`, no predicates) and
 /// the fields bound to the generator's structure's roles.
@@ -410,6 +417,11 @@ pub struct Instr {
     pub role_names: Vec<String>,
     /// The tracked pointer (index into [`Vocab::vars`]) of a pointer-indexed predicate.
     pub pointer: Option<usize>,
+    /// For a pointer-indexed predicate instantiated at a link between structures instead of
+    /// a pointer: the field (index into [`Vocab::fields`], of another struct) whose targets
+    /// stand for the pointer's, `x(u)` read as `exists s. c(s, u)` (a bucket's list, a tree
+    /// node's sub-list, a stack item's tree: the cells hanging off some cell's `c` field).
+    pub root: Option<usize>,
     /// Index into [`Vocab::preds`].
     pub id: usize,
 }
@@ -456,6 +468,11 @@ pub struct Vocab<'d> {
     /// fields" (`exists u. x(u) && R(u, v)`, R a closure of fields): its value 1 on a node
     /// says every individual the node stands for is reachable (valid-memtrack).
     pub reaching: Vec<bool>,
+    /// Per instance, whether it means "v is reachable along tracked fields from a target of
+    /// its root field" (a reachability instance with [`Instr::root`]): its value 1 on a node
+    /// says every individual is reachable once every cell that may have the root field set
+    /// is (valid-memtrack of nested structures).
+    pub rooting: Vec<bool>,
     /// The one-edge instances (`exists u. f(u, v)`, `exists w. f(v, w)`): their value 1 on a
     /// node says every individual it stands for has such an edge (coerce checks a witness;
     /// valid-memtrack follows owned cells through the predecessor form).
@@ -487,6 +504,7 @@ impl<'d> Vocab<'d> {
             instr_index: BTreeMap::new(),
             reads: vec![],
             reaching: vec![],
+            rooting: vec![],
             edges: vec![],
             carriers: BTreeMap::new(),
         };
@@ -551,7 +569,10 @@ impl<'d> Vocab<'d> {
         v.add_instr(types);
         v.reads = (0..v.instr.len()).map(|i| v.instance_reads(i)).collect();
         v.reaching = (0..v.instr.len())
-            .map(|i| v.reaches_from_pointer(i))
+            .map(|i| v.instr[i].pointer.is_some() && v.reaches_from_pointer(i))
+            .collect();
+        v.rooting = (0..v.instr.len())
+            .map(|i| v.instr[i].root.is_some() && v.reaches_from_pointer(i))
             .collect();
         v.edges = (0..v.instr.len()).filter_map(|i| v.one_edge(i)).collect();
         let blocks = raw_block_types(prog, &v.fields);
@@ -715,21 +736,29 @@ impl<'d> Vocab<'d> {
                             t.strukt,
                             roles.clone(),
                             ptr,
+                            None,
                             fam.abstraction || ptr.is_some(),
                         ));
+                    }
+                    if p.pointer.is_some() {
+                        for c in self.links_into(t.strukt) {
+                            wanted.push((u.pred, t.strukt, roles.clone(), None, Some(c), true));
+                        }
                     }
                 }
             }
         }
-        wanted.sort_by_key(|w| (w.0, w.1, w.2.clone(), w.3));
-        wanted.dedup_by_key(|w| (w.0, w.1, w.2.clone(), w.3));
-        for (pred, strukt, roles, pointer, abs) in wanted {
+        wanted.sort_by_key(|w| (w.0, w.1, w.2.clone(), w.3, w.4));
+        wanted.dedup_by_key(|w| (w.0, w.1, w.2.clone(), w.3, w.4));
+        for (pred, strukt, roles, pointer, root, abs) in wanted {
             let p = self.spec().predicates[pred.0].clone();
             let role_names: Vec<String> =
                 roles.iter().map(|r| self.fields[*r].name.clone()).collect();
-            let ptr = pointer
-                .map(|i| format!("<{}>", self.vars[i].name))
-                .unwrap_or_default();
+            let ptr = match (pointer, root) {
+                (Some(i), _) => format!("<{}>", self.vars[i].name),
+                (None, Some(c)) => format!("<->{}>", self.fields[c].name),
+                (None, None) => String::new(),
+            };
             let name = format!("{}[{}]{ptr}", p.name, role_names.join(", "));
             let idx = self.instr.len();
             let id = self.push_pred(name, p.arity, PredKind::Instr(idx), abs);
@@ -740,9 +769,21 @@ impl<'d> Vocab<'d> {
                 roles,
                 role_names,
                 pointer,
+                root,
                 id,
             });
         }
+    }
+
+    /// The links into struct `t`: pointer fields of another analysed struct whose target is
+    /// `t` (a bucket's list head, a tree node's sub-list, a stack item's tree node).
+    fn links_into(&self, t: StructId) -> Vec<usize> {
+        (0..self.fields.len())
+            .filter(|c| {
+                let f = &self.fields[*c];
+                !f.raw && f.target == t && !self.carries(f.strukt, t)
+            })
+            .collect()
     }
 
     /// The bound variable and body of a unary instance defined as `exists u. body`, with or
@@ -750,7 +791,7 @@ impl<'d> Vocab<'d> {
     fn unary_exists(&self, i: usize, pointer: bool) -> Option<(usize, &Formula)> {
         let inst = &self.instr[i];
         let decl = self.decl(inst.pred);
-        if inst.pointer.is_some() != pointer || decl.arity != 1 {
+        if (inst.pointer.is_some() || inst.root.is_some()) != pointer || decl.arity != 1 {
             return None;
         }
         match &decl.body {
@@ -777,7 +818,7 @@ impl<'d> Vocab<'d> {
         })
     }
 
-    /// Whether instance `i` is reachability from its pointer along tracked fields.
+    /// Whether instance `i` is reachability from its pointer (or root) along tracked fields.
     fn reaches_from_pointer(&self, i: usize) -> bool {
         let inst = &self.instr[i];
         let Some((u, body)) = self.unary_exists(i, true) else {
@@ -843,6 +884,7 @@ impl<'d> Vocab<'d> {
         let mut out = vec![];
         let body = &self.decl(inst.pred).body;
         self.formula_reads(inst.pointer, &inst.roles, body, 0, &mut out)?;
+        out.extend(inst.root.map(|c| self.field_pred(c)));
         out.sort_unstable();
         out.dedup();
         Some(out)
@@ -921,7 +963,7 @@ impl<'d> Vocab<'d> {
     pub fn stored(&self, p: PredId, roles: &[usize], pointer: Option<usize>) -> Option<usize> {
         self.instr_index.get(&p)?.iter().copied().find(|i| {
             let inst = &self.instr[*i];
-            inst.pointer == pointer && inst.roles == roles
+            inst.pointer == pointer && inst.root.is_none() && inst.roles == roles
         })
     }
 
