@@ -64,8 +64,9 @@ fn svcomp_bench_has_no_wrong_verdicts() {
 }
 
 /// Unbounded SV-COMP tasks that only the lazy shape analysis decides: valid-memsafety (with
-/// valid-memtrack) of a queue built and emptied cell by cell, and of a tree built by descents
-/// and freed leaf by leaf.
+/// valid-memtrack) of a queue built and emptied cell by cell, of a tree built by descents
+/// and freed leaf by leaf, and of lists hanging off the cells of a list of buckets (the root
+/// instances of reachability through the buckets' `list` field).
 #[test]
 fn shape_analysis_proves_unbounded_memsafety_tasks() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/sv-comp");
@@ -74,7 +75,11 @@ fn shape_analysis_proves_unbounded_memsafety_tasks() {
         return;
     }
     let prp = root.join("properties/valid-memsafety.prp");
-    for task in ["forester-heap/sll-queue-1.i", "memsafety-ext/tree_cnstr.i"] {
+    for task in [
+        "forester-heap/sll-queue-1.i",
+        "memsafety-ext/tree_cnstr.i",
+        "forester-heap/sll-buckets-1.i",
+    ] {
         let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
             .args(["verify", "--timeout", "60", "--property"])
             .arg(&prp)

@@ -530,7 +530,7 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
     // The pointer's own old cell is an anchor too (`x = x->f`): its old reachability holds
     // on every cell past the one edge it moved along.
     let own = single_target(v, old, x).map(|w0| (w0, inst.id));
-    anchors(v, inst, x, old, new)
+    let copied = anchors(v, inst, x, old, new)
         .into_iter()
         .chain(own)
         .chain(root_anchors(v, inst, old, new))
@@ -552,7 +552,67 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
                 known[w0] = cyclic_at(v, old, (&rel, &roles), w0);
                 known
             })
-        })
+        });
+    let star = Formula::Closure {
+        rel,
+        reflexive: true,
+        from: 0,
+        to: 1,
+    };
+    let reaches = |a: usize, b: usize| en.formula(&star, &roles, vec![a, b]) != F;
+    let rooted = root_reach(v, inst, (old, new), w, &reaches);
+    match (copied, rooted) {
+        (None, r) => r,
+        (Some(c), None) => Some(c),
+        (Some(c), Some(r)) => Some(
+            c.into_iter()
+                .zip(r)
+                .map(|(c, r)| if r == Some(T) { r } else { c })
+                .collect(),
+        ),
+    }
+}
+
+/// Reachability from a pointer moved onto single cell `w`, read off root instances (same
+/// predicate and roles) whose links and relation the update left alone: a node on which the
+/// root instance is 1 and that no root but `w` may reach (`reaches`, over the new graph) is
+/// reached from `w` in all its cells (`item = bcki->list` with the other buckets' lists
+/// apart from this one's).
+fn root_reach(
+    v: &Vocab,
+    inst: &Instr,
+    (old, new): (&Graph, &Graph),
+    w: usize,
+    reaches: &dyn Fn(usize, usize) -> bool,
+) -> Option<Vec<Option<Kleene>>> {
+    let mut known = vec![None; new.n];
+    let mut any = false;
+    if new.sm[w] != F {
+        return None;
+    }
+    for sib in root_siblings(v, inst) {
+        let Some(c) = sib.root.filter(|c| !rerooted(v, *c, old, new)) else {
+            continue;
+        };
+        let roots: Vec<usize> = (0..new.n).filter(|&r| root_at(v, new, c, r) != F).collect();
+        for (u, k) in known.iter_mut().enumerate() {
+            if old.get(v, sib.id, &[u]) == T && roots.iter().all(|&r| r == w || !reaches(r, u)) {
+                *k = Some(T);
+                any = true;
+            }
+        }
+    }
+    any.then_some(known)
+}
+
+/// The root instances of the same predicate, roles and struct as instance `inst`.
+fn root_siblings<'v>(v: &'v Vocab, inst: &'v Instr) -> impl Iterator<Item = &'v Instr> {
+    v.instr.iter().filter(|sib| {
+        sib.root.is_some()
+            && sib.pred == inst.pred
+            && sib.roles == inst.roles
+            && sib.strukt == inst.strukt
+    })
 }
 
 /// The anchors of reachability instance `inst` read off root instances (same predicate and
@@ -560,13 +620,7 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
 /// the root instance reaches is what that cell reaches (`n = st->node` with `st` the one
 /// stack item).
 fn root_anchors(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Vec<(usize, usize)> {
-    let siblings = v.instr.iter().filter(|sib| {
-        sib.root.is_some()
-            && sib.pred == inst.pred
-            && sib.roles == inst.roles
-            && sib.strukt == inst.strukt
-    });
-    siblings
+    root_siblings(v, inst)
         .filter_map(|sib| {
             let c = sib.root?;
             if rerooted(v, c, old, new) {
