@@ -260,7 +260,7 @@ impl Constraints {
     /// r<x>(v)` (what `y` reaches is reachable from `x` once `y`'s target is). Differencing
     /// alone loses it when an edge into a list is added: the re-evaluated `r<x>` crosses the
     /// summary's 1/2 edges. Needed for valid-memtrack, where reachability must stay 1. The
-    /// same holds from a root instance's targets to `y`'s.
+    /// same holds from a root instance's targets to `y`'s: `h(w) && y(w) && r<y>(v) -> h(v)`.
     pub fn with_reach_transitivity(mut self, v: &Vocab) -> Constraints {
         let reaching: Vec<&Instr> = v
             .instr
@@ -270,31 +270,15 @@ impl Constraints {
             .map(|(_, inst)| inst)
             .collect();
         for a in &reaching {
-            // A root instance (reachability from the targets of a link field) gains what a
-            // pointer to a cell it holds on reaches: `h(w) && y(w) && r<y>(v) -> h(v)`.
-            if a.root.is_some() {
-                for b in reaching.iter().filter(|b| b.pointer.is_some()) {
-                    if a.pred == b.pred && a.roles == b.roles && a.strukt == b.strukt {
-                        let y = b.pointer.unwrap_or_default();
-                        self.push(
-                            a.strukt,
-                            2,
-                            vec![
-                                (false, Atom::Stored(a.id, vec![0])),
-                                (false, Atom::Stored(v.pt(y), vec![0])),
-                                (false, Atom::Stored(b.id, vec![1])),
-                                (true, Atom::Stored(a.id, vec![1])),
-                            ],
-                        );
-                    }
-                }
-                continue;
-            }
             for b in &reaching {
-                let (Some(x), Some(y)) = (a.pointer, b.pointer) else {
-                    continue;
-                };
-                if x == y || a.pred != b.pred || a.roles != b.roles || a.strukt != b.strukt {
+                // `a` is a pointer's or a root instance (reachability from the targets of a
+                // link field); `b` is another pointer's.
+                let Some(y) = b.pointer else { continue };
+                if a.pointer == Some(y)
+                    || a.pred != b.pred
+                    || a.roles != b.roles
+                    || a.strukt != b.strukt
+                {
                     continue;
                 }
                 self.push(
@@ -307,6 +291,7 @@ impl Constraints {
                         (true, Atom::Stored(a.id, vec![1])),
                     ],
                 );
+                let Some(x) = a.pointer else { continue };
                 // Along a single field f, a path from x's target to another node leaves
                 // through its one successor: `r<x>(v) && x(a) && a != v && f(a, b) && y(b)
                 // -> r<y>(v)` (after `y = x->f`).
