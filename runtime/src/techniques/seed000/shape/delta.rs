@@ -519,12 +519,7 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
     let (eo, en) = (Eval::new(v, old, inst, None), Eval::new(v, new, inst, None));
     let relf = |a: usize, b: usize| eo.formula(&f, &roles, vec![a, b]);
     let nodes = &en.nodes;
-    let same = nodes.iter().all(|&a| {
-        nodes
-            .iter()
-            .all(|&b| relf(a, b) == en.formula(&f, &roles, vec![a, b]))
-    });
-    if !same {
+    if !same_relation((&eo, &en), &f, &roles) {
         return None;
     }
     // The pointer's own old cell is an anchor too (`x = x->f`): its old reachability holds
@@ -571,6 +566,17 @@ pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec
                 .collect(),
         ),
     }
+}
+
+/// Whether the relation's edge `e` has the same value on every pair of nodes before and
+/// after the update.
+fn same_relation((eo, en): (&Eval, &Eval), e: &Formula, roles: &[usize]) -> bool {
+    let nodes = &en.nodes;
+    nodes.iter().all(|&a| {
+        nodes
+            .iter()
+            .all(|&b| eo.formula(e, roles, vec![a, b]) == en.formula(e, roles, vec![a, b]))
+    })
 }
 
 /// Reachability from a pointer moved onto single cell `w`, read off root instances (same
@@ -674,11 +680,15 @@ fn bound(rel: &Rel, roles: &[usize]) -> (Option<shapecheck_dsl::ir::PredId>, Vec
 /// does a changed relation. Returns per node the known value, `None` where nothing is known.
 pub fn reroot(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec<Option<Kleene>>> {
     let c = inst.root?;
-    if old.n != new.n || v.decl(inst.pred).arity != 1 || !rerooted(v, c, old, new) {
+    if old.n != new.n
+        || v.decl(inst.pred).arity != 1
+        || link_unknown(v, c, old)
+        || link_unknown(v, c, new)
+    {
         return None;
     }
-    let unknown = |g: &Graph| (0..g.n).any(|s| g.get(v, v.undef(c), &[s]) == H);
-    if unknown(old) || unknown(new) {
+    let changed = relinked(v, c, old, new);
+    if changed.is_empty() {
         return None;
     }
     let f = v.field_pred(c);
@@ -692,17 +702,9 @@ pub fn reroot(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec<O
     let blurred = nodes
         .iter()
         .any(|&a| touched_unknown(v, old, a) || touched_unknown(v, new, a));
-    let same = nodes.iter().all(|&a| {
-        nodes
-            .iter()
-            .all(|&b| eo.formula(&e, &roles, vec![a, b]) == en.formula(&e, &roles, vec![a, b]))
-    });
-    if blurred || !same {
+    if blurred || !same_relation((&eo, &en), &e, &roles) {
         return None;
     }
-    let changed: Vec<usize> = (0..new.n)
-        .filter(|&s| (0..new.n).any(|u| old.get(v, f, &[s, u]) != new.get(v, f, &[s, u])))
-        .collect();
     let lost: Vec<usize> = (nodes.iter().copied())
         .filter(|&u| changed.iter().any(|&s| old.get(v, f, &[s, u]) != F))
         .collect();
@@ -734,11 +736,20 @@ pub fn reroot(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec<O
 /// instance): an edge's value changed, or some cell's link may hold an unknown value (whose
 /// 1/2 edges can hide a change).
 fn rerooted(v: &Vocab, c: usize, old: &Graph, new: &Graph) -> bool {
+    link_unknown(v, c, old) || link_unknown(v, c, new) || !relinked(v, c, old, new).is_empty()
+}
+
+/// Whether some cell's link field `c` may hold an unknown value in `g`.
+fn link_unknown(v: &Vocab, c: usize, g: &Graph) -> bool {
+    (0..g.n).any(|s| g.get(v, v.undef(c), &[s]) == H)
+}
+
+/// The nodes whose link field `c` has an edge the update changed.
+fn relinked(v: &Vocab, c: usize, old: &Graph, new: &Graph) -> Vec<usize> {
     let f = v.field_pred(c);
-    let unknown = |g: &Graph| (0..g.n).any(|s| g.get(v, v.undef(c), &[s]) == H);
-    unknown(old)
-        || unknown(new)
-        || (0..new.n).any(|s| (0..new.n).any(|u| old.get(v, f, &[s, u]) != new.get(v, f, &[s, u])))
+    (0..new.n)
+        .filter(|&s| (0..new.n).any(|u| old.get(v, f, &[s, u]) != new.get(v, f, &[s, u])))
+        .collect()
 }
 
 /// Whether some cell's link field `c` points to node `u`: `exists s. c(s, u)`.
