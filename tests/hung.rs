@@ -2,7 +2,9 @@
 //! under a stack item) once every cursor into them is dead: the shape engine alone proves
 //! valid-memtrack through the root instances of the reachability predicates (reachability
 //! from the targets of the link field), and the twins that lose a cell are refuted with a
-//! replayed counterexample.
+//! replayed counterexample. A tree freed through a stack of items holding its subtrees needs
+//! the predicates of links besides: an item's link is non-null (`linked[t]`), no two items
+//! hold one node (`shared[t]`), and a popped node is no other node's child (`child[l, r]`).
 
 #[path = "common/shape.rs"]
 mod shape;
@@ -35,4 +37,20 @@ fn a_tree_held_only_by_a_stack_item_s_link_is_proved() {
 fn the_twins_that_lose_the_first_cell_are_refuted() {
     refuted("hung_list_bug.c");
     refuted("hung_tree_bug.c");
+}
+
+#[test]
+fn a_tree_freed_through_a_stack_of_its_subtrees_is_proved() {
+    proved("tree_walk.c");
+}
+
+#[test]
+fn the_stack_walk_twins_that_skip_a_child_or_push_null_are_refuted() {
+    refuted("tree_walk_bug.c");
+    let out = shape(
+        &program("valid-memtrack", "tree_walk_null.c"),
+        "valid-memsafety",
+    );
+    assert!(out.starts_with("FALSE(valid-deref)\n"), "{out}");
+    assert!(out.contains("replayed concretely"), "{out}");
 }

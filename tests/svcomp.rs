@@ -79,6 +79,8 @@ fn shape_analysis_proves_unbounded_memsafety_tasks() {
         "forester-heap/sll-queue-1.i",
         "memsafety-ext/tree_cnstr.i",
         "forester-heap/sll-buckets-1.i",
+        "memsafety-ext/tree_stack.i",
+        "memsafety-ext/tree_parent_ptr.i",
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
             .args(["verify", "--timeout", "60", "--property"])

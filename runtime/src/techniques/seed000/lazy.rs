@@ -474,18 +474,23 @@ impl<'a> Lazy<'a> {
         if asserted {
             return true;
         }
-        // No new pointer or assertion: FineTune every type in shape mode.
-        for i in 0..self.types.len() {
-            if self.types[i].current.is_none() {
-                continue;
-            }
-            if let Some(s) = self.fine_tune(i) {
-                let t = &mut self.types[i];
-                let what = describe_scg(self.spec, &s);
-                t.current = Some(s);
-                let name = self.prog.strukt(t.strukt).name.clone();
-                self.refinements.push(Refinement::Scg(name, what));
-                return true;
+        // No new pointer or assertion: FineTune every type in shape mode, first among the
+        // SCGs finer than each type's current one, then (widened) among all the others. A
+        // finer SCG of one type comes before a widened one of another: the predicate a path
+        // needs may belong to the other type (a stack item's non-null link to a tree).
+        for widen in [false, true] {
+            for i in 0..self.types.len() {
+                if self.types[i].current.is_none() {
+                    continue;
+                }
+                if let Some(s) = self.fine_tune(i, widen) {
+                    let t = &mut self.types[i];
+                    let what = describe_scg(self.spec, &s);
+                    t.current = Some(s);
+                    let name = self.prog.strukt(t.strukt).name.clone();
+                    self.refinements.push(Refinement::Scg(name, what));
+                    return true;
+                }
             }
         }
         self.refine_deferred()
@@ -618,7 +623,6 @@ impl<'a> Lazy<'a> {
         }
     }
 
-    /// FineTune: the coarsest enabled SCG finer than the current one that rules the path out.
     /// The constraints of a vocabulary, with reachability transitivity for valid-memtrack.
     fn constraints(&self, vocab: &Vocab) -> Constraints {
         let cons = Constraints::new(vocab);
@@ -629,10 +633,12 @@ impl<'a> Lazy<'a> {
         }
     }
 
-    fn fine_tune(&mut self, i: usize) -> Option<Scg> {
+    /// FineTune: the coarsest enabled SCG finer than the current one that rules the path out
+    /// (`widen` false), or after widening the coarsest of those not coarser than it.
+    fn fine_tune(&mut self, i: usize, widen: bool) -> Option<Scg> {
         let spec = self.spec;
-        if let Some(s) = self.search(i, |c, cur| c != cur && finer_eq(spec, c, cur)) {
-            return Some(s);
+        if !widen {
+            return self.search(i, |c, cur| c != cur && finer_eq(spec, c, cur));
         }
         let t = &mut self.types[i];
         if !t.widened {

@@ -34,8 +34,14 @@ fn entered(
         Some((u, w, only)) if a == u => (b == w) == only && (only || g.get(v, f, &[a, b]) != F),
         _ => g.get(v, f, &[a, b]) != F,
     };
-    let mut may: Vec<bool> = (0..g.n).map(|u| g.get(v, pt, &[u]) != F).collect();
-    let mut work: Vec<usize> = (0..g.n).filter(|&u| may[u]).collect();
+    let start = (0..g.n).map(|u| g.get(v, pt, &[u]) != F).collect();
+    let may = closure_of(start, edge);
+    targets.iter().all(|&t| may[t])
+}
+
+/// The nodes `start` marks and those reached from them along `edge`.
+fn closure_of(mut may: Vec<bool>, edge: impl Fn(usize, usize) -> bool) -> Vec<bool> {
+    let mut work: Vec<usize> = (0..may.len()).filter(|&u| may[u]).collect();
     while let Some(a) = work.pop() {
         for (b, reached) in may.iter_mut().enumerate() {
             if !*reached && edge(a, b) {
@@ -44,7 +50,7 @@ fn entered(
             }
         }
     }
-    targets.iter().all(|&t| may[t])
+    may
 }
 
 /// An atom of a clause, over the clause's variables.
@@ -58,10 +64,11 @@ enum Atom {
     Formula(usize, Formula),
 }
 
-/// A disjunction of literals over `vars` node variables, all of struct type `strukt`.
+/// A disjunction of literals over `vars` node variables, all of struct type `strukt` (of any
+/// type when `None`: the clauses of an instance over a link between structures).
 #[derive(Clone, Debug)]
 struct Clause {
-    strukt: StructId,
+    strukt: Option<StructId>,
     vars: usize,
     lits: Vec<(bool, Atom)>,
 }
@@ -75,6 +82,12 @@ pub struct Constraints {
     entries: Vec<(usize, usize, usize)>,
     /// First-step laws of reflexive closures `S = R*`: (struct, `S`'s id, `R(0, 1)`).
     steps: Vec<(StructId, usize, Atom)>,
+    /// Exit laws of root instances: (the root instance `h`, a pointer `y`'s `pt` id, the
+    /// instance `r<y>` of the same relation, the relation's step `R(0, 1)`).
+    exits: Vec<(usize, usize, usize, Atom)>,
+    /// Entry laws of root instances: (the instance's id, its link field's id, the relation's
+    /// step `R(0, 1)`).
+    root_entries: Vec<(usize, usize, Atom)>,
 }
 
 /// A formula in negation normal form.
@@ -212,6 +225,13 @@ impl Constraints {
                 c.entries.push((inst.id, v.pt(x), v.field_pred(f)));
             }
         }
+        for (i, inst) in v.instr.iter().enumerate() {
+            if let Some(link) = inst.root.filter(|_| v.rooting[i])
+                && let Some(step) = c.step_of(v, i, inst)
+            {
+                c.root_entries.push((inst.id, v.field_pred(link), step));
+            }
+        }
         c
     }
 
@@ -262,15 +282,14 @@ impl Constraints {
     /// summary's 1/2 edges. Needed for valid-memtrack, where reachability must stay 1. The
     /// same holds from a root instance's targets to `y`'s: `h(w) && y(w) && r<y>(v) -> h(v)`.
     pub fn with_reach_transitivity(mut self, v: &Vocab) -> Constraints {
-        let reaching: Vec<&Instr> = v
+        let reaching: Vec<(usize, &Instr)> = v
             .instr
             .iter()
             .enumerate()
             .filter(|(i, _)| v.reaching[*i] || v.rooting[*i])
-            .map(|(_, inst)| inst)
             .collect();
-        for a in &reaching {
-            for b in &reaching {
+        for &(_, a) in &reaching {
+            for &(j, b) in &reaching {
                 // `a` is a pointer's or a root instance (reachability from the targets of a
                 // link field); `b` is another pointer's.
                 let Some(y) = b.pointer else { continue };
@@ -291,6 +310,11 @@ impl Constraints {
                         (true, Atom::Stored(a.id, vec![1])),
                     ],
                 );
+                if a.root.is_some()
+                    && let Some(step) = self.step_of(v, j, b)
+                {
+                    self.exits.push((a.id, v.pt(y), b.id, step));
+                }
                 let Some(x) = a.pointer else { continue };
                 // Along a single field f, a path from x's target to another node leaves
                 // through its one successor: `r<x>(v) && x(a) && a != v && f(a, b) && y(b)
@@ -314,8 +338,29 @@ impl Constraints {
         self
     }
 
+    /// The step `R(0, 1)` of the relation instance `inst` (`i`) reaches along, for
+    /// `exists u. x(u) && R*(u, v)` or `exists u. x(u) && S(u, v)` with `S = R*` stored.
+    fn step_of(&self, v: &Vocab, i: usize, inst: &Instr) -> Option<Atom> {
+        let Formula::Exists(u, body) = &v.decl(inst.pred).body else {
+            return None;
+        };
+        if let Some(rel) = closure_into(body, *u, 0) {
+            return Some(self.rel_atom(v, i, inst, &rel, 0, 1));
+        }
+        let Atom::Stored(star, _) = self.atom(v, i, inst, pointer_conjunct(body, *u)?) else {
+            return None;
+        };
+        (self.steps.iter())
+            .find(|(s, id, _)| *s == inst.strukt && *id == star)
+            .map(|(_, _, step)| step.clone())
+    }
+
     fn push(&mut self, strukt: StructId, vars: usize, lits: Vec<(bool, Atom)>) {
-        self.clauses.push(Clause { strukt, vars, lits });
+        self.clauses.push(Clause {
+            strukt: Some(strukt),
+            vars,
+            lits,
+        });
     }
 
     /// The clauses of `p(v) <=> phi(v)`.
@@ -332,7 +377,11 @@ impl Constraints {
                 for (p, f) in cl {
                     lits.push((p, self.atom(v, i, inst, f)));
                 }
-                self.push(inst.strukt, decl.slots.max(decl.arity), lits);
+                self.clauses.push(Clause {
+                    strukt: (!inst.roles.iter().any(|f| v.is_link(*f))).then_some(inst.strukt),
+                    vars: decl.slots.max(decl.arity),
+                    lits,
+                });
             }
         }
     }
@@ -480,10 +529,12 @@ impl Constraints {
         let mut tuple = vec![0usize; max_vars];
         // The nodes having the fields of each clause's struct type (types do not change
         // here): its own nodes and those of the structs embedding it.
-        let mut by_type: Vec<(StructId, Vec<usize>)> = vec![];
+        let mut by_type: Vec<(Option<StructId>, Vec<usize>)> = vec![];
         for c in &self.clauses {
             if by_type.iter().all(|(s, _)| *s != c.strukt) {
-                let nodes = (0..g.n).filter(|u| v.carries(g.ty[*u], c.strukt)).collect();
+                let nodes = (0..g.n)
+                    .filter(|u| c.strukt.is_none_or(|s| v.carries(g.ty[*u], s)))
+                    .collect();
                 by_type.push((c.strukt, nodes));
             }
         }
@@ -520,6 +571,10 @@ impl Constraints {
                 Some(true) => changed = true,
                 Some(false) => {}
             }
+            changed |= self.exits(&ctx, &mut g);
+            if !self.root_entries_hold(&ctx, &g) {
+                return None;
+            }
             if !changed {
                 break;
             }
@@ -538,12 +593,12 @@ impl Constraints {
         &self,
         ctx: &Ctx,
         g: &mut Graph,
-        by_type: &[(StructId, Vec<usize>)],
+        by_type: &[(Option<StructId>, Vec<usize>)],
     ) -> Option<bool> {
         let v = ctx.v;
         let mut changed = false;
         for (strukt, star, step) in &self.steps {
-            let Some((_, nodes)) = by_type.iter().find(|(s, _)| s == strukt) else {
+            let Some((_, nodes)) = by_type.iter().find(|(s, _)| *s == Some(*strukt)) else {
                 continue;
             };
             for &a in nodes {
@@ -573,6 +628,55 @@ impl Constraints {
             }
         }
         Some(changed)
+    }
+
+    /// The exit law of a root instance `h` (reachable from some link's target) and a
+    /// pointer `y` reaching along the same relation `R*`: when `y` points to a single cell
+    /// each of whose `R`-successors is wholly in `h`, every other cell `y` reaches is in `h`
+    /// too (its path from `y`'s cell leaves through such a successor). After `free(n)` in a
+    /// tree walked with a stack, the subtrees of `n`'s children stay reachable once both
+    /// children are on the stack, although each child reaches only part of the summary
+    /// below them. Only 1/2 values are sharpened. True if a value was set.
+    fn exits(&self, ctx: &Ctx, g: &mut Graph) -> bool {
+        let v = ctx.v;
+        let mut changed = false;
+        for (h, pt, r, step) in &self.exits {
+            let Some(a) = (0..g.n).find(|&a| g.get(v, *pt, &[a]) == T && g.sm[a] == F) else {
+                continue;
+            };
+            let out =
+                (0..g.n).all(|b| value(ctx, g, step, &[a, b]) == F || g.get(v, *h, &[b]) == T);
+            if !out {
+                continue;
+            }
+            for w in (0..g.n).filter(|&w| w != a) {
+                if g.get(v, *r, &[w]) == T && g.get(v, *h, &[w]) == H {
+                    g.set(v, *h, &[w], T);
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    /// The entry law of a root instance `h<->c>(v) = exists s, u. c(s, u) && R*(u, v)`:
+    /// every cell of a node where `h` is 1 lies in the closure, under the `R` edges that are
+    /// not 0, of the nodes some `c` edge that is not 0 enters. Existential, so checked on its
+    /// own: a focus that leaves a summary of subtree roots beside the one root a single link
+    /// still holds is infeasible (those roots would be reached from no link).
+    fn root_entries_hold(&self, ctx: &Ctx, g: &Graph) -> bool {
+        let v = ctx.v;
+        self.root_entries.iter().all(|(h, link, step)| {
+            let targets: Vec<usize> = (0..g.n).filter(|&t| g.get(v, *h, &[t]) == T).collect();
+            if targets.is_empty() {
+                return true;
+            }
+            let start = (0..g.n)
+                .map(|u| (0..g.n).any(|s| g.get(v, *link, &[s, u]) != F))
+                .collect();
+            let may = closure_of(start, |a, b| value(ctx, g, step, &[a, b]) != F);
+            targets.iter().all(|&t| may[t])
+        })
     }
 
     /// The witness laws: a node where `exists u. f(u, v)` (or `exists w. f(v, w)`) is 1 has
@@ -700,7 +804,7 @@ fn value(ctx: &Ctx, g: &Graph, atom: &Atom, env: &[usize]) -> Kleene {
             let mut a = [0usize; 2];
             for (i, x) in args.iter().enumerate() {
                 a[i] = env[*x];
-                if !node_fits(v, g, *p, a[i]) {
+                if !node_fits(v, g, *p, i, a[i]) {
                     return F;
                 }
             }
@@ -727,10 +831,12 @@ fn value(ctx: &Ctx, g: &Graph, atom: &Atom, env: &[usize]) -> Kleene {
     }
 }
 
-/// Whether node `u` has the struct type predicate `p` is about.
-fn node_fits(v: &Vocab, g: &Graph, p: usize, u: usize) -> bool {
+/// Whether node `u` has the struct type predicate `p` is about at argument `k` (the second
+/// argument of a field is its target).
+fn node_fits(v: &Vocab, g: &Graph, p: usize, k: usize, u: usize) -> bool {
     let s = match &v.preds[p].kind {
         PredKind::PointsTo(x) => return v.may_point(g.ty[u], v.vars[*x].strukt),
+        PredKind::Field(f) if k == 1 => v.fields[*f].target,
         PredKind::Undef(f) | PredKind::Field(f) => v.fields[*f].strukt,
         PredKind::Owned(o) => v.fields[v.owned[*o].field].strukt,
         PredKind::Instr(i) => v.instr[*i].strukt,

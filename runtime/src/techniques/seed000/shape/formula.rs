@@ -86,7 +86,7 @@ pub struct Eval<'a> {
     changes: Option<&'a Changes>,
     /// Whether the last evaluation read a changed tuple.
     pub read_changed: Cell<bool>,
-    /// The nodes of the instance's struct type.
+    /// The nodes of the instance's struct type (of every type for an instance over a link).
     pub nodes: Vec<usize>,
     /// Each node's position in `nodes`.
     pos_of: Vec<Option<usize>>,
@@ -102,8 +102,11 @@ impl<'a> Eval<'a> {
         inst: &'a Instr,
         changes: Option<&'a Changes>,
     ) -> Self {
+        // An instance over a link (`linked[node]` on a stack item) quantifies over the
+        // link's targets, which are of another type.
+        let links = inst.roles.iter().any(|f| v.is_link(*f));
         let nodes: Vec<usize> = (0..g.n)
-            .filter(|u| v.carries(g.ty[*u], inst.strukt))
+            .filter(|u| links || v.carries(g.ty[*u], inst.strukt))
             .collect();
         let mut pos_of = vec![None; g.n];
         for (i, u) in nodes.iter().enumerate() {

@@ -259,6 +259,40 @@ fn field_uses(prog: &Program, mut each: impl FnMut(StructId, &str, &Type)) {
 
 /// The links between analysed structs the program uses: fields `(s, name)` of an analysed
 /// struct `s` that point to another analysed struct `t`, with `t`.
+/// Whether a unary predicate of one role can be instantiated at a link between structures,
+/// and on which end: `Some(false)` when it reads the role's field only out of its node
+/// (`linked[f](v) := exists w. f(v, w)`: on the link's holder), `Some(true)` when only into
+/// it (`shared[f]`, `pointed[f]`: on the link's target), `None` otherwise (closures,
+/// other predicates, pointers, both directions). Its quantifiers then range over the nodes
+/// at the link's other end.
+fn link_form(p: &spec::Predicate) -> Option<bool> {
+    fn dirs(f: &Formula, out: &mut (bool, bool)) -> bool {
+        match f {
+            Formula::True | Formula::False | Formula::Eq(..) => true,
+            Formula::Field(_, a, b) => {
+                out.0 |= *a == 0 && *b != 0;
+                out.1 |= *b == 0 && *a != 0;
+                (*a == 0) != (*b == 0)
+            }
+            Formula::Not(a) | Formula::Exists(_, a) | Formula::Forall(_, a) => dirs(a, out),
+            Formula::And(a, b)
+            | Formula::Or(a, b)
+            | Formula::Implies(a, b)
+            | Formula::Iff(a, b) => dirs(a, out) && dirs(b, out),
+            _ => false,
+        }
+    }
+    let mut out = (false, false);
+    if p.arity != 1 || p.pointer.is_some() || p.roles.len() != 1 || !dirs(&p.body, &mut out) {
+        return None;
+    }
+    match out {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
+}
+
 fn cross_fields(
     prog: &Program,
     shaped: impl Fn(StructId) -> bool,
@@ -745,6 +779,18 @@ impl<'d> Vocab<'d> {
                             wanted.push((u.pred, t.strukt, roles.clone(), None, Some(c), true));
                         }
                     }
+                    // The holder's edge predicates also hold of its links: `linked[node]`
+                    // on a stack item, `shared[node]` on the tree nodes its links reach.
+                    if let Some(into) = link_form(p) {
+                        for c in self.links_out_of(t.strukt) {
+                            let at = if into {
+                                self.fields[c].target
+                            } else {
+                                t.strukt
+                            };
+                            wanted.push((u.pred, at, vec![c], None, None, fam.abstraction));
+                        }
+                    }
                 }
             }
         }
@@ -784,6 +830,23 @@ impl<'d> Vocab<'d> {
                 !f.raw && f.target == t && !self.carries(f.strukt, t)
             })
             .collect()
+    }
+
+    /// The links out of struct `s`: its pointer fields whose target is another analysed
+    /// struct (a stack item's tree node, a bucket's list head).
+    fn links_out_of(&self, s: StructId) -> Vec<usize> {
+        (0..self.fields.len())
+            .filter(|c| {
+                let f = &self.fields[*c];
+                f.strukt == s && self.is_link(*c)
+            })
+            .collect()
+    }
+
+    /// Whether tracked field `f` is a link between structures (not a role field, not raw).
+    pub fn is_link(&self, f: usize) -> bool {
+        let f = &self.fields[f];
+        !f.raw && !self.carries(f.strukt, f.target)
     }
 
     /// The bound variable and body of a unary instance defined as `exists u. body`, with or

@@ -1,0 +1,58 @@
+// check: valid-memsafety
+// expect: FALSE(valid-deref)
+// Why: the twin of tree_walk.c that pushes a left child without checking it: an item then holds NULL, and reading the popped node's fields dereferences it (an item's link is non-null only where every store made it so).
+#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+struct node { struct node *l; struct node *r; };
+struct item { struct item *below; struct node *t; };
+
+static struct node *leaf(void) {
+  struct node *n = malloc(sizeof(*n));
+  if (!n) abort();
+  n->l = NULL;
+  n->r = NULL;
+  return n;
+}
+
+static struct item *push(struct item *top, struct node *t) {
+  struct item *it = malloc(sizeof(*it));
+  if (!it) abort();
+  it->below = top;
+  it->t = t;
+  return it;
+}
+
+int main(void) {
+  struct node *root = leaf();
+  while (__VERIFIER_nondet_int()) {
+    struct node *p = root;
+    for (;;) {
+      if (__VERIFIER_nondet_int()) {
+        if (!p->l) {
+          p->l = leaf();
+          break;
+        }
+        p = p->l;
+      } else {
+        if (!p->r) {
+          p->r = leaf();
+          break;
+        }
+        p = p->r;
+      }
+    }
+  }
+  struct item *top = push(NULL, root);
+  while (top) {
+    struct item *it = top;
+    struct node *t = it->t;
+    top = it->below;
+    free(it);
+    if (t->r)
+      top = push(top, t->r);
+    if (t->l || __VERIFIER_nondet_int())
+      top = push(top, t->l);
+    free(t);
+  }
+  return 0;
+}
