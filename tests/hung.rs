@@ -34,9 +34,15 @@ fn a_tree_held_only_by_a_stack_item_s_link_is_proved() {
 }
 
 #[test]
-fn the_twins_that_lose_the_first_cell_are_refuted() {
+fn a_ring_grown_and_emptied_behind_its_head_through_a_link_is_proved() {
+    proved("hung_ring.c");
+}
+
+#[test]
+fn the_twins_that_lose_a_cell_are_refuted() {
     refuted("hung_list_bug.c");
     refuted("hung_tree_bug.c");
+    refuted("hung_ring_bug.c");
 }
 
 #[test]

@@ -82,12 +82,48 @@ pub struct Constraints {
     entries: Vec<(usize, usize, usize)>,
     /// First-step laws of reflexive closures `S = R*`: (struct, `S`'s id, `R(0, 1)`).
     steps: Vec<(StructId, usize, Atom)>,
-    /// Exit laws of root instances: (the root instance `h`, a pointer `y`'s `pt` id, the
-    /// instance `r<y>` of the same relation, the relation's step `R(0, 1)`).
-    exits: Vec<(usize, usize, usize, Atom)>,
+    /// Exit laws: (an instance `p` reaching from a source, its source, another instance `q`
+    /// of the same relation, the relation's step `R(0, 1)`).
+    exits: Vec<(usize, Source, usize, Atom)>,
     /// Entry laws of root instances: (the instance's id, its link field's id, the relation's
     /// step `R(0, 1)`).
     root_entries: Vec<(usize, usize, Atom)>,
+}
+
+/// Where a reachability instance starts: a pointer's target (its `pt` id) or the targets of
+/// a link field (its id).
+#[derive(Clone, Copy, Debug)]
+enum Source {
+    Pointer(usize),
+    Link(usize),
+}
+
+impl Source {
+    fn of(v: &Vocab, inst: &Instr) -> Option<Source> {
+        match (inst.pointer, inst.root) {
+            (Some(x), _) => Some(Source::Pointer(v.pt(x))),
+            (None, Some(c)) => Some(Source::Link(v.field_pred(c))),
+            (None, None) => None,
+        }
+    }
+
+    /// The one single cell this source can be, if there is one: the cell the pointer
+    /// definitely points to, or the only node a link may enter.
+    fn single(self, v: &Vocab, g: &Graph) -> Option<usize> {
+        let a = match self {
+            Source::Pointer(pt) => (0..g.n).find(|&a| g.get(v, pt, &[a]) == T)?,
+            Source::Link(c) => {
+                let entered = |u: usize| (0..g.n).any(|s| g.get(v, c, &[s, u]) != F);
+                let mut targets = (0..g.n).filter(|&u| entered(u));
+                let a = targets.next()?;
+                if targets.next().is_some() {
+                    return None;
+                }
+                a
+            }
+        };
+        (g.sm[a] == F).then_some(a)
+    }
 }
 
 /// A formula in negation normal form.
@@ -290,6 +326,12 @@ impl Constraints {
             .collect();
         for &(_, a) in &reaching {
             for &(j, b) in &reaching {
+                if a.id != b.id
+                    && (a.pred, &a.roles, a.strukt) == (b.pred, &b.roles, b.strukt)
+                    && let (Some(src), Some(step)) = (Source::of(v, a), self.step_of(v, j, b))
+                {
+                    self.exits.push((a.id, src, b.id, step));
+                }
                 // `a` is a pointer's or a root instance (reachability from the targets of a
                 // link field); `b` is another pointer's.
                 let Some(y) = b.pointer else { continue };
@@ -310,11 +352,6 @@ impl Constraints {
                         (true, Atom::Stored(a.id, vec![1])),
                     ],
                 );
-                if a.root.is_some()
-                    && let Some(step) = self.step_of(v, j, b)
-                {
-                    self.exits.push((a.id, v.pt(y), b.id, step));
-                }
                 let Some(x) = a.pointer else { continue };
                 // Along a single field f, a path from x's target to another node leaves
                 // through its one successor: `r<x>(v) && x(a) && a != v && f(a, b) && y(b)
@@ -630,28 +667,31 @@ impl Constraints {
         Some(changed)
     }
 
-    /// The exit law of a root instance `h` (reachable from some link's target) and a
-    /// pointer `y` reaching along the same relation `R*`: when `y` points to a single cell
-    /// each of whose `R`-successors is wholly in `h`, every other cell `y` reaches is in `h`
-    /// too (its path from `y`'s cell leaves through such a successor). After `free(n)` in a
-    /// tree walked with a stack, the subtrees of `n`'s children stay reachable once both
-    /// children are on the stack, although each child reaches only part of the summary
-    /// below them. Only 1/2 values are sharpened. True if a value was set.
+    /// The exit law of two instances reaching along the same relation `R*`, `p` from a
+    /// source that is one single cell `a` (a pointer's target, or the only cell a link may
+    /// enter) and `q` from any source (a pointer, or a root instance: some link's target):
+    /// when each `R`-successor of `a` is wholly in `q`, every other cell `p` reaches is in
+    /// `q` too (its path from `a` leaves through such a successor, and what a cell of `q`
+    /// reaches is in `q`). After `free(n)` in a tree walked with a stack, the subtrees of
+    /// `n`'s children stay reachable once both children are on the stack, although each
+    /// child reaches only part of the summary below them; after a cell is put behind the
+    /// head of a ring held by a link, the rest of the ring is still reached from the new
+    /// cell. Only 1/2 values are sharpened. True if a value was set.
     fn exits(&self, ctx: &Ctx, g: &mut Graph) -> bool {
         let v = ctx.v;
         let mut changed = false;
-        for (h, pt, r, step) in &self.exits {
-            let Some(a) = (0..g.n).find(|&a| g.get(v, *pt, &[a]) == T && g.sm[a] == F) else {
+        for (p, src, q, step) in &self.exits {
+            let Some(a) = src.single(v, g) else {
                 continue;
             };
             let out =
-                (0..g.n).all(|b| value(ctx, g, step, &[a, b]) == F || g.get(v, *h, &[b]) == T);
+                (0..g.n).all(|b| value(ctx, g, step, &[a, b]) == F || g.get(v, *q, &[b]) == T);
             if !out {
                 continue;
             }
             for w in (0..g.n).filter(|&w| w != a) {
-                if g.get(v, *r, &[w]) == T && g.get(v, *h, &[w]) == H {
-                    g.set(v, *h, &[w], T);
+                if g.get(v, *p, &[w]) == T && g.get(v, *q, &[w]) == H {
+                    g.set(v, *q, &[w], T);
                     changed = true;
                 }
             }

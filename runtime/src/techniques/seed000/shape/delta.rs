@@ -252,6 +252,9 @@ impl ClosureDelta {
         if was == T && via(old, &self.removed) == F {
             return T;
         }
+        if was == T && self.rejoined(v, inst, new, t) {
+            return T;
+        }
 
         if self.reached_over_added(v, inst, (old, new), b0) {
             return T;
@@ -264,6 +267,27 @@ impl ClosureDelta {
             return T;
         }
         val
+    }
+
+    /// Whether every old path survives in another form: the target `b` of each removed edge
+    /// is still wholly reached in the new graph (from the tuple's first node, or the
+    /// sources). An old path through removed edges has a suffix after the last of them,
+    /// from some `b` and intact; the new path to `b` followed by it reaches the same cell.
+    /// After a cell is put behind the head of a ring (`head->next = t` after `t->next =
+    /// head->next`), the rest of the ring stays reachable from the head through `t`.
+    fn rejoined(&self, v: &Vocab, inst: &Instr, new: &Graph, t: &[usize]) -> bool {
+        if self.shape == Shape::Diagonal || self.removed.is_empty() {
+            return false;
+        }
+        let ev = Eval::new(v, new, inst, None);
+        self.removed.iter().all(|&(_, b)| {
+            let at = if self.shape == Shape::Binary {
+                vec![t[0], b]
+            } else {
+                vec![b]
+            };
+            ev.instance(&at) == T
+        })
     }
 
     /// Whether edge `a -> b` lies on no simple path from `a0` to `b0`, so a path between
