@@ -47,6 +47,11 @@ pub struct Engines {
 /// Steps of the first, short explicit-heap run in auto mode.
 pub const FIRST_PASS_STEPS: u64 = 300_000;
 
+/// Live heap blocks of the first, short explicit-heap run in auto mode: a shallow bug needs
+/// few; a state space that completes only with many more (lists of lists built by counted
+/// loops) is left to the full run at the end, after the engines that prove.
+pub const FIRST_PASS_HEAP: usize = 48;
+
 /// The share of the time the first explicit-heap run may take in auto mode (its steps can be
 /// slow: a path condition grows with every symbolic branch).
 pub const FIRST_PASS_SHARE: f64 = 0.2;
@@ -150,6 +155,11 @@ fn auto(task: &Task, engines: &Engines) -> Portfolio {
                 FIRST_PASS_STEPS
             } else {
                 full.limits.max_steps
+            },
+            max_heap: if staged {
+                full.limits.max_heap.min(FIRST_PASS_HEAP)
+            } else {
+                full.limits.max_heap
             },
             ..full.limits.clone()
         },

@@ -27,7 +27,9 @@ pub struct Limits {
     pub max_steps: u64,
     /// Edges on one path.
     pub max_path: u32,
-    /// Live heap blocks in one state.
+    /// Live heap blocks in one state. Generous: a program whose loops are bounded (ten lists
+    /// of up to five cells each, built by counted loops) completes its state space with a
+    /// hundred blocks and more; an unbounded one runs into the step or time limit either way.
     pub max_heap: usize,
     /// Wall-clock time.
     pub timeout: Option<Duration>,
@@ -38,7 +40,7 @@ impl Default for Limits {
         Limits {
             max_steps: 3_000_000,
             max_path: 50_000,
-            max_heap: 48,
+            max_heap: 256,
             timeout: None,
         }
     }
