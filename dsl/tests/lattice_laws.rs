@@ -57,9 +57,10 @@ fn generators_are_the_requires_closed_family_sets() {
     assert_eq!(count("sll"), 6);
     assert_eq!(count("csll"), 3);
     assert_eq!(count("dll"), 12);
-    // tree: down ← closure ← {reachability, acyclicity}: {}, {d}, {d,c}, +r, +a, +r+a.
-    assert_eq!(count("tree"), 6);
-    assert_eq!(count("treep"), 12);
+    // tree: down ← closure ← {reachability, acyclicity}, and down ← subtrees: {}, {d},
+    // {d,s}, then {d,c}, +r, +a, +r+a each with subtrees on or off.
+    assert_eq!(count("tree"), 11);
+    assert_eq!(count("treep"), 22);
     // sllo: sll's six times ownership on or off; dllo: dll's twelve likewise.
     assert_eq!(count("sllo"), 12);
     assert_eq!(count("dllo"), 24);
