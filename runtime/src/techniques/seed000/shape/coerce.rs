@@ -415,7 +415,7 @@ impl Constraints {
                     lits.push((p, self.atom(v, i, inst, f)));
                 }
                 self.clauses.push(Clause {
-                    strukt: (!inst.roles.iter().any(|f| v.is_link(*f))).then_some(inst.strukt),
+                    strukt: (!v.over_link(inst)).then_some(inst.strukt),
                     vars: decl.slots.max(decl.arity),
                     lits,
                 });

@@ -104,7 +104,7 @@ impl<'a> Eval<'a> {
     ) -> Self {
         // An instance over a link (`linked[node]` on a stack item) quantifies over the
         // link's targets, which are of another type.
-        let links = inst.roles.iter().any(|f| v.is_link(*f));
+        let links = v.over_link(inst);
         let nodes: Vec<usize> = (0..g.n)
             .filter(|u| links || v.carries(g.ty[*u], inst.strukt))
             .collect();

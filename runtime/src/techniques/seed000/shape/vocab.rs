@@ -257,8 +257,6 @@ fn field_uses(prog: &Program, mut each: impl FnMut(StructId, &str, &Type)) {
     }
 }
 
-/// The links between analysed structs the program uses: fields `(s, name)` of an analysed
-/// struct `s` that point to another analysed struct `t`, with `t`.
 /// Whether a unary predicate of one role can be instantiated at a link between structures,
 /// and on which end: `Some(false)` when it reads the role's field only out of its node
 /// (`linked[f](v) := exists w. f(v, w)`: on the link's holder), `Some(true)` when only into
@@ -293,6 +291,8 @@ fn link_form(p: &spec::Predicate) -> Option<bool> {
     }
 }
 
+/// The links between analysed structs the program uses: fields `(s, name)` of an analysed
+/// struct `s` that point to another analysed struct `t`, with `t`.
 fn cross_fields(
     prog: &Program,
     shaped: impl Fn(StructId) -> bool,
@@ -825,10 +825,7 @@ impl<'d> Vocab<'d> {
     /// `t` (a bucket's list head, a tree node's sub-list, a stack item's tree node).
     fn links_into(&self, t: StructId) -> Vec<usize> {
         (0..self.fields.len())
-            .filter(|c| {
-                let f = &self.fields[*c];
-                !f.raw && f.target == t && !self.carries(f.strukt, t)
-            })
+            .filter(|c| self.fields[*c].target == t && self.is_link(*c))
             .collect()
     }
 
@@ -847,6 +844,12 @@ impl<'d> Vocab<'d> {
     pub fn is_link(&self, f: usize) -> bool {
         let f = &self.fields[f];
         !f.raw && !self.carries(f.strukt, f.target)
+    }
+
+    /// Whether instance `inst` has a role bound to a link (`linked[node]`): its quantifiers
+    /// and coerce clauses range over the nodes of every type.
+    pub fn over_link(&self, inst: &Instr) -> bool {
+        inst.roles.iter().any(|f| self.is_link(*f))
     }
 
     /// The bound variable and body of a unary instance defined as `exists u. body`, with or
