@@ -92,3 +92,31 @@ fn an_int_view_of_a_block_that_became_a_node_is_never_read_as_data() {
     let all = run(&["verify", "--check", "valid-memsafety"], &twin);
     assert_refuted(&all, "FALSE(valid-deref)");
 }
+
+#[test]
+fn a_payload_pointer_into_its_own_cell_is_told_from_an_owned_block() {
+    // `m->body = &m->inline_body` or a block of its own; the drain frees the body only when
+    // it is not the inline one. `inner[body: inline_body]` keeps the two kinds of cells apart.
+    let out = shape(
+        &program("valid-free", "inline_payload.c"),
+        "valid-memsafety",
+    );
+    assert_proved(&out);
+    assert!(
+        out.contains("pointers into their own cell: struct msg: body = &inline_body"),
+        "{out}"
+    );
+    // Freeing every body frees an address inside a message.
+    let out = shape(
+        &program("valid-free", "inline_payload_bug.c"),
+        "valid-memsafety",
+    );
+    assert_refuted(&out, "FALSE(valid-free)");
+    assert!(out.contains("inline_payload_bug.c:39"), "{out}");
+    // A body pointing to another message's inline payload is no inner pointer: never proved.
+    let out = shape(
+        &program("valid-free", "inline_payload_bug2.c"),
+        "valid-memsafety",
+    );
+    assert!(!out.starts_with("TRUE"), "{out}");
+}

@@ -141,6 +141,8 @@ pub struct LazyResult {
     pub tracked: Vec<String>,
     /// The raw fields through which cells own blocks (`struct record: data`).
     pub owned: Vec<String>,
+    /// The raw fields that may point into their own cell (`struct msg: body = &inline`).
+    pub inner: Vec<String>,
     /// Shape graphs of the final ART as text (for `--dump-shapes`).
     pub shapes_text: String,
     /// The same as DOT.
@@ -796,11 +798,20 @@ impl<'a> Lazy<'a> {
             .into_iter()
             .map(|(s, f)| format!("{}: {f}", self.prog.strukt(s).name))
             .collect();
+        let vocab = Vocab::new(self.prog, self.domain, &self.shape_types(), &self.tracked);
+        let inner = (vocab.inner.iter())
+            .map(|i| {
+                let f = &vocab.fields[i.field];
+                let name = &self.prog.strukt(f.strukt).name;
+                format!("{name}: {} = &{}", f.name, i.member)
+            })
+            .collect();
         LazyResult {
             verdict,
             refinements: self.refinements.clone(),
             abstraction,
             owned,
+            inner,
             tracked: self
                 .tracked
                 .iter()

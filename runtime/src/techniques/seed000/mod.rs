@@ -187,6 +187,9 @@ pub fn explain(r: &LazyResult) -> String {
     if !r.owned.is_empty() {
         let _ = writeln!(out, "owned blocks through: {}", r.owned.join(", "));
     }
+    if !r.inner.is_empty() {
+        let _ = writeln!(out, "pointers into their own cell: {}", r.inner.join(", "));
+    }
     let _ = writeln!(
         out,
         "refinements: {} td, {} scg ({} ART rounds, {:.2} s)",

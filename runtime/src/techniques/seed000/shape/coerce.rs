@@ -879,6 +879,7 @@ fn node_fits(v: &Vocab, g: &Graph, p: usize, k: usize, u: usize) -> bool {
         PredKind::Field(f) if k == 1 => v.fields[*f].target,
         PredKind::Undef(f) | PredKind::Field(f) => v.fields[*f].strukt,
         PredKind::Owned(o) => v.fields[v.owned[*o].field].strukt,
+        PredKind::Inner(i) => v.fields[v.inner[*i].field].strukt,
         PredKind::Instr(i) => v.instr[*i].strukt,
         PredKind::Data(d) => v.data[*d].assertion.strukt,
     };

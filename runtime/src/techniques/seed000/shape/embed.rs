@@ -113,6 +113,12 @@ impl Transfer<'_> {
             },
             ExprKind::Deref(p) => self.eval_ptr(g, p, line),
             ExprKind::Field(base, _, m) => {
+                if let ExprKind::Deref(p) = &base.kind
+                    && self.embedded(&base.ty, m).is_none()
+                    && let Some(out) = self.member_address(g.clone(), p, m, line)
+                {
+                    return out;
+                }
                 let (ExprKind::Deref(p), Some(c)) = (&base.kind, self.embedded(&base.ty, m)) else {
                     return self.unknown_after_check(g, e, line);
                 };

@@ -6,7 +6,7 @@
 //! [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
 //! bounds for closures), [`coerce`] (constraints from the definitions), [`data`] (field predicates of field
 //! assertions), [`order`] (a field ordered along a link: sortedness), [`embed`] (struct variables and embedded members as nodes), [`own`] (blocks owned through raw
-//! fields, absorbed into their owners), [`transfer`] (focus,
+//! fields, absorbed into their owners), [`inner`] (raw fields pointing into their own cell), [`transfer`] (focus,
 //! update, differencing per IR operation), [`analysis`] (the ART over the program's CFAs, path
 //! simulation, certificate re-check), [`live`] (dead variables, forgotten after each step);
 //! and for people and other tools, [`draw`] (structures as pictures) and [`facts`] (what the
@@ -22,6 +22,7 @@ pub mod embed;
 pub mod facts;
 pub mod formula;
 pub mod graph;
+pub mod inner;
 pub mod live;
 pub mod order;
 pub mod own;

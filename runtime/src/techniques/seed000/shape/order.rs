@@ -228,7 +228,7 @@ impl Transfer<'_> {
                 PVal::Node(b) => {
                     self.bounded(g, a, b, &field) || self.through_successor(old, a, b, f, id)
                 }
-                PVal::Unknown => false,
+                PVal::Unknown | PVal::Member(..) => false,
             };
             g.set(self.v, id, &[a], if holds { T } else { H });
         }

@@ -36,6 +36,18 @@ pub enum PVal {
     Node(usize),
     /// Anything: untracked, uninitialised, dangling.
     Unknown,
+    /// The address of the member at this byte offset of a single-cell node (see `inner`).
+    Member(usize, u64),
+}
+
+impl PVal {
+    /// The value as far as variables and edges can hold it: a member address is unknown.
+    pub fn unless_member(self) -> PVal {
+        match self {
+            PVal::Member(..) => PVal::Unknown,
+            v => v,
+        }
+    }
 }
 
 /// An abstract error: an operation the abstraction cannot prove safe.
@@ -215,7 +227,8 @@ impl<'a> Transfer<'a> {
 
     /// The possible targets of field `f` of single-cell node `a`.
     fn focus_field(&self, g: Graph, a: usize, f: usize) -> Vec<(Graph, PVal)> {
-        let mut out = vec![];
+        let (mut out, rest) = self.read_inner(g, a, f);
+        let Some(g) = rest else { return out };
         let und = g.get(self.v, self.v.undef(f), &[a]);
         if und != F {
             out.push((g.clone(), PVal::Unknown));
@@ -388,6 +401,9 @@ impl<'a> Transfer<'a> {
                     "a pointer read as plain data or past its block's end",
                 )),
                 Ok((g, PVal::Node(_))) => Ok((g, ())),
+                Ok((g, PVal::Member(u, off))) if self.member_fits(&g, u, off, &p.ty, end) => {
+                    Ok((g, ()))
+                }
                 Ok(_) => Err(self.deref_error(p, line, "the dereferenced pointer")),
                 Err(e) => Err(e),
             })
@@ -557,12 +573,13 @@ impl<'a> Transfer<'a> {
 
     /// Assigns a pointer value to tracked variable `x`.
     fn set_var(&self, g: &mut Graph, x: usize, val: PVal) {
+        let val = val.unless_member();
         let p = self.v.pt(x);
         for u in 0..g.n {
             let k = match val {
                 PVal::Node(w) => Kleene::from_bool(u == w),
                 PVal::Null => F,
-                PVal::Unknown => {
+                PVal::Unknown | PVal::Member(..) => {
                     if self.v.carries(g.ty[u], self.v.vars[x].strukt) {
                         H
                     } else {
@@ -577,12 +594,13 @@ impl<'a> Transfer<'a> {
 
     /// Stores a pointer value into field `f` of node `a`.
     fn set_field(&self, g: &mut Graph, a: usize, f: usize, val: PVal) {
+        let val = val.unless_member();
         let p = self.v.field_pred(f);
         for u in 0..g.n {
             let k = match val {
                 PVal::Node(w) => Kleene::from_bool(u == w),
                 PVal::Null => F,
-                PVal::Unknown => {
+                PVal::Unknown | PVal::Member(..) => {
                     if self.v.may_target(f, g.ty[u]) {
                         H
                     } else {
@@ -770,6 +788,7 @@ impl<'a> Transfer<'a> {
                                 // A raw field holds raw blocks only.
                                 let val = only(&g, val, |ty| self.v.may_target(f, ty));
                                 let mut g2 = g.clone();
+                                let val = self.store_inner(&mut g2, a, f, val);
                                 self.set_field(&mut g2, a, f, val);
                                 self.order_after_link(&g, &mut g2, a, f, val);
                                 out.extend(self.commit(&g, g2).map(Ok));
@@ -951,7 +970,7 @@ impl<'a> Transfer<'a> {
                     Ok(g) => out.push(Ok(g)),
                     Err(e) => out.push(Err(e)),
                 },
-                Ok((_, PVal::Unknown)) => out.push(Err(AbsError {
+                Ok((_, PVal::Unknown | PVal::Member(..))) => out.push(Err(AbsError {
                     end: PathEnd::InvalidDeref(vec![arg.clone()]),
                     message: format!("line {line}: cannot prove that the freed pointer is valid"),
                     unsupported: false,
@@ -1140,6 +1159,9 @@ fn only(g: &Graph, val: PVal, ok: impl Fn(StructId) -> bool) -> PVal {
 
 /// Pointer equality of two evaluated values.
 fn ptr_eq(a: PVal, b: PVal) -> Kleene {
+    if let Some(k) = super::inner::member_eq(a, b) {
+        return k;
+    }
     match (a, b) {
         (PVal::Unknown, _) | (_, PVal::Unknown) => H,
         (PVal::Null, PVal::Null) => T,

@@ -53,6 +53,9 @@ pub enum PredKind {
     /// `fd[f == c]`: the field assertion (an index into [`Vocab::data`]) holds on every
     /// cell the node stands for.
     Data(usize),
+    /// `inner[f: m]`: field `f` of the cell points to the cell's own member `m` (an index
+    /// into [`Vocab::inner`]).
+    Inner(usize),
 }
 
 /// A field assertion on a data (non-pointer) field of a struct: seed 000's `ϕ` of a tracking
@@ -424,6 +427,21 @@ pub struct Owned {
     pub id: usize,
 }
 
+/// A raw field that may point into its own cell (`n->pData = &n->data`, storage inside the
+/// node instead of a block of its own): `inner[f: m]` on a node says field `f` of each cell
+/// it stands for holds the address of that cell's member `m`. The field then has no edge.
+#[derive(Clone, Debug)]
+pub struct Inner {
+    /// The field (index into [`Vocab::fields`]).
+    pub field: usize,
+    /// The member's name.
+    pub member: String,
+    /// The member's byte offset in the cell.
+    pub offset: u64,
+    /// Index into [`Vocab::preds`].
+    pub id: usize,
+}
+
 /// A one-edge instrumentation predicate instance: "v has an f-predecessor" or "v's f points
 /// somewhere".
 #[derive(Clone, Debug)]
@@ -483,6 +501,8 @@ pub struct Vocab<'d> {
     pub data: Vec<DataPred>,
     /// The ownership predicates of the raw fields.
     pub owned: Vec<Owned>,
+    /// The predicates of raw fields pointing into their own cell.
+    pub inner: Vec<Inner>,
     /// All predicates.
     pub preds: Vec<PredInfo>,
     /// The structs that embed an analysed struct once.
@@ -530,6 +550,7 @@ impl<'d> Vocab<'d> {
             instr: vec![],
             data: vec![],
             owned: vec![],
+            inner: vec![],
             preds: vec![],
             unary: 0,
             binary: 0,
@@ -622,6 +643,16 @@ impl<'d> Vocab<'d> {
                 let id = v.push_pred(name, 1, PredKind::Owned(v.owned.len()), true);
                 v.owned.push(Owned { field: f, ty, id });
             }
+        }
+        for (f, member, offset) in super::inner::self_members(prog, &v) {
+            let name = format!("inner[{}: {member}]", v.fields[f].name);
+            let id = v.push_pred(name, 1, PredKind::Inner(v.inner.len()), true);
+            v.inner.push(Inner {
+                field: f,
+                member,
+                offset,
+                id,
+            });
         }
         v
     }
