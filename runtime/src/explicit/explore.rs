@@ -14,10 +14,11 @@ use crate::explicit::term::TermRef;
 use crate::program::ir::Program;
 use crate::program::property::PropertySet;
 use crate::smt::{self, Answer};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap, HashSet};
+use std::collections::{BTreeSet, BinaryHeap};
 use std::time::{Duration, Instant};
 
 /// Bounds of one exploration.
