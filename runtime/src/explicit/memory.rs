@@ -106,18 +106,52 @@ pub enum Fault {
     External(BlockId),
 }
 
+/// A block as a memory shares it, with its hash computed once: states are hashed for
+/// coverage at every loop head, and most of their blocks are unchanged since the last one.
+#[derive(Clone, Debug)]
+struct Stored {
+    block: Block,
+    hash: std::cell::OnceCell<u64>,
+}
+
+impl Stored {
+    fn new(block: Block) -> Stored {
+        Stored {
+            block,
+            hash: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn hash_value(&self) -> u64 {
+        use std::hash::BuildHasher;
+        *(self.hash).get_or_init(|| foldhash::fast::FixedState::with_seed(0).hash_one(&self.block))
+    }
+}
+
+impl std::ops::Deref for Stored {
+    type Target = Block;
+    fn deref(&self) -> &Block {
+        &self.block
+    }
+}
+
 /// The heap and stack storage of one state. Equality and hashing look at the blocks only: the
 /// id counters do not change what a state can do.
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
-    blocks: BTreeMap<BlockId, Rc<Block>>,
+    blocks: BTreeMap<BlockId, Rc<Stored>>,
     next: BlockId,
     heap_count: u32,
 }
 
 impl PartialEq for Memory {
     fn eq(&self, o: &Self) -> bool {
-        self.blocks == o.blocks
+        self.blocks.len() == o.blocks.len()
+            && (self.blocks.iter().zip(&o.blocks)).all(|((i, a), (j, b))| {
+                i == j
+                    && (Rc::ptr_eq(a, b)
+                        || (a.hash_value() == b.hash_value() && a.block == b.block))
+            })
     }
 }
 
@@ -125,7 +159,11 @@ impl Eq for Memory {}
 
 impl std::hash::Hash for Memory {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.blocks.hash(h);
+        h.write_usize(self.blocks.len());
+        for (i, b) in &self.blocks {
+            h.write_u32(*i);
+            h.write_u64(b.hash_value());
+        }
     }
 }
 
@@ -156,7 +194,7 @@ impl Memory {
             line,
             name,
         };
-        self.blocks.insert(id, Rc::new(b));
+        self.blocks.insert(id, Rc::new(Stored::new(b)));
         id
     }
 
@@ -176,12 +214,12 @@ impl Memory {
 
     /// The block with this id.
     pub fn block(&self, id: BlockId) -> Option<&Block> {
-        self.blocks.get(&id).map(|b| &**b)
+        self.blocks.get(&id).map(|b| &b.block)
     }
 
     /// All blocks.
     pub fn blocks(&self) -> impl Iterator<Item = (BlockId, &Block)> {
-        self.blocks.iter().map(|(i, b)| (*i, &**b))
+        self.blocks.iter().map(|(i, b)| (*i, &b.block))
     }
 
     /// The blocks of `self` that are not shared with `old` (new or written since `old` was
@@ -193,11 +231,13 @@ impl Memory {
         self.blocks
             .iter()
             .filter(|(i, b)| old.blocks.get(i).is_none_or(|ob| !Rc::ptr_eq(ob, b)))
-            .map(|(i, b)| (*i, &**b))
+            .map(|(i, b)| (*i, &b.block))
     }
 
     fn block_mut(&mut self, id: BlockId) -> Option<&mut Block> {
-        self.blocks.get_mut(&id).map(Rc::make_mut)
+        let stored = Rc::make_mut(self.blocks.get_mut(&id)?);
+        stored.hash = std::cell::OnceCell::new();
+        Some(&mut stored.block)
     }
 
     /// Number of live heap blocks.
