@@ -619,6 +619,34 @@ mod tests {
         assert_eq!(m.check(&Ptr::Addr(b, 0), 4), Err(Fault::Freed(b)));
     }
 
+    fn hash_of(m: &Memory) -> u64 {
+        use std::hash::BuildHasher;
+        foldhash::fast::FixedState::with_seed(1).hash_one(m)
+    }
+
+    #[test]
+    fn a_written_block_is_hashed_anew() {
+        let mut m = Memory::default();
+        let b = m.alloc(BlockKind::Heap, 8, false, 1, "");
+        m.write(b, 0, 4, Val::zero(IntTy::INT)).unwrap();
+        let copy = m.clone();
+        let (h0, h1) = (hash_of(&m), hash_of(&copy));
+        assert_eq!(h0, h1);
+        // The copy shares the block and its cached hash; writing the copy's block must not
+        // keep the old hash or change the original.
+        let mut written = copy.clone();
+        written
+            .write(b, 0, 4, Val::Int(Term::constant(7, IntTy::INT)))
+            .unwrap();
+        assert_ne!(written, m);
+        assert_ne!(hash_of(&written), h0);
+        assert_eq!(hash_of(&m), h0);
+        // Writing the old value back gives an equal memory with an equal hash.
+        written.write(b, 0, 4, Val::zero(IntTy::INT)).unwrap();
+        assert_eq!(written, m);
+        assert_eq!(hash_of(&written), h0);
+    }
+
     #[test]
     fn reachability_follows_pointers() {
         let mut m = Memory::default();
