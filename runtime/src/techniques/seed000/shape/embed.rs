@@ -115,9 +115,9 @@ impl Transfer<'_> {
             ExprKind::Field(base, _, m) => {
                 if let ExprKind::Deref(p) = &base.kind
                     && self.embedded(&base.ty, m).is_none()
-                    && let Some(out) = self.member_address(g.clone(), p, m, line)
+                    && let Some(offset) = self.inner_member(p, m)
                 {
-                    return out;
+                    return self.member_address(g, p, offset, line);
                 }
                 let (ExprKind::Deref(p), Some(c)) = (&base.kind, self.embedded(&base.ty, m)) else {
                     return self.unknown_after_check(g, e, line);

@@ -76,30 +76,36 @@ impl Transfer<'_> {
         self.v.inner.iter().filter(move |i| i.field == f)
     }
 
-    /// `&p->m` for a member of struct `s` that some raw field may point to: the member of
-    /// `p`'s cell; `None` when no field does.
+    /// The offset of member `m` of the struct `p` points to, if some raw field may point to
+    /// that member.
+    pub(super) fn inner_member(&self, p: &Expr, m: &str) -> Option<u64> {
+        let Some(Type::Struct(s)) = p.ty.pointee() else {
+            return None;
+        };
+        (self.v.inner.iter())
+            .find(|i| self.v.fields[i.field].strukt == *s && i.member == m)
+            .map(|i| i.offset)
+    }
+
+    /// `&p->m` for a member at `offset` that some raw field may point to (see
+    /// [`Self::inner_member`]): the member of `p`'s cell.
     pub(super) fn member_address(
         &self,
         g: Graph,
         p: &Expr,
-        m: &str,
+        offset: u64,
         line: u32,
-    ) -> Option<Vec<Res<PVal>>> {
-        let Some(Type::Struct(s)) = p.ty.pointee() else {
-            return None;
-        };
-        let inner = self
-            .v
-            .inner
-            .iter()
-            .find(|i| self.v.fields[i.field].strukt == *s && i.member == m)?;
+    ) -> Vec<Res<PVal>> {
+        let s = p.ty.pointee();
         let out = self.eval_ptr(g, p, line).into_iter().map(|r| match r {
-            Ok((g, PVal::Node(u))) if g.ty[u] == *s => Ok((g, PVal::Member(u, inner.offset))),
+            Ok((g, PVal::Node(u))) if s == Some(&Type::Struct(g.ty[u])) => {
+                Ok((g, PVal::Member(u, offset)))
+            }
             Ok((g, PVal::Node(_))) => Ok((g, PVal::Unknown)),
             Ok(_) => Err(self.deref_error(p, line, "the dereferenced pointer")),
             Err(err) => Err(err),
         });
-        Some(out.collect())
+        out.collect()
     }
 
     /// Stores `val` into field `f` of single cell `a` as far as the inner predicates go: the
