@@ -92,6 +92,9 @@ pub struct ArtNode {
     pub graph: Graph,
     /// Parent node and the edge from it.
     pub parent: Option<(usize, PathStep)>,
+    /// Whether a later graph at its location covers it: it is then no part of the
+    /// certificate and its successors need not be explored.
+    pub dropped: bool,
 }
 
 /// How an exploration ended.
@@ -121,6 +124,8 @@ pub struct Art<'a> {
     pub at: Vec<Vec<usize>>,
     /// Successors found covered.
     pub covered: usize,
+    /// The unary slots of field predicates.
+    data_slots: Vec<usize>,
 }
 
 impl<'a> Art<'a> {
@@ -150,6 +155,7 @@ impl<'a> Art<'a> {
             nodes: vec![],
             at: vec![],
             covered: 0,
+            data_slots: v.data.iter().map(|d| v.preds[d.id].slot).collect(),
         }
     }
 
@@ -188,14 +194,43 @@ impl<'a> Art<'a> {
             self.covered += 1;
             return None;
         }
+        let graph = self.join_data(k, graph);
+        // The graphs the new one covers leave the location (and the certificate): whatever
+        // was covered by them is covered by the new one.
+        let nodes = &mut self.nodes;
+        self.at[k].retain(|i| {
+            let keep = !nodes[*i].graph.embeds_into(&graph);
+            nodes[*i].dropped |= !keep;
+            keep
+        });
         self.nodes.push(ArtNode {
             key: k,
             graph,
             parent,
+            dropped: false,
         });
         let id = self.nodes.len() - 1;
         self.at[k].push(id);
         Some(id)
+    }
+
+    /// The join of `g` with the graphs at key `k` that differ from it only in field
+    /// predicates that are 0 on one side and 1/2 on the other (the values that do not name
+    /// nodes): cells shown to differ from a constant on some paths and unknown on others do
+    /// not multiply the graphs at a location. Whether a predicate surely holds is never joined.
+    fn join_data(&self, k: usize, mut g: Graph) -> Graph {
+        if self.data_slots.is_empty() {
+            return g;
+        }
+        loop {
+            let joined = self.at[k]
+                .iter()
+                .find_map(|i| g.join_data(&self.nodes[*i].graph, &self.data_slots));
+            match joined {
+                Some(j) => g = j,
+                None => return g,
+            }
+        }
     }
 
     /// Builds the ART (breadth first, so abstract error paths are short).
@@ -205,6 +240,9 @@ impl<'a> Art<'a> {
         let mut work: VecDeque<usize> = self.add(k, g, None).into_iter().collect();
         let mut stops = vec![];
         while let Some(id) = work.pop_front() {
+            if self.nodes[id].dropped {
+                continue;
+            }
             if self.nodes.len() >= bounds.max_nodes {
                 return Ending::Incomplete(vec![format!(
                     "bound reached: {} shape graphs",
@@ -861,7 +899,7 @@ impl<'a> Art<'a> {
         let transitions = a? + b?;
         Ok(CertificateStats {
             locations: self.keys.len(),
-            graphs: self.nodes.len(),
+            graphs: self.nodes.iter().filter(|n| !n.dropped).count(),
             transitions,
         })
     }
@@ -869,7 +907,7 @@ impl<'a> Art<'a> {
     /// Re-checks the transitions out of the nodes in `range`; returns how many there are.
     fn recheck_nodes(&self, range: std::ops::Range<usize>) -> Result<usize, String> {
         let mut transitions = 0;
-        for node in &self.nodes[range] {
+        for node in self.nodes[range].iter().filter(|n| !n.dropped) {
             crate::engine::budget::check()
                 .map_err(|e| format!("{e} reached during the re-check"))?;
             let key = &self.keys[node.key];

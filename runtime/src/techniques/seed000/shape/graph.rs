@@ -255,13 +255,19 @@ impl Graph {
         g
     }
 
-    /// The canonical name of a node: its type and its abstraction predicates' values.
+    /// The canonical name of a node: its type and its abstraction predicates' values. A
+    /// field predicate names a node only by whether it surely holds: cells where it is 0 and
+    /// cells where it is 1/2 are merged (into 1/2), so that a field shown to differ from a
+    /// constant in some cells and unknown in others does not double the cell kinds.
     fn canonical_name(&self, v: &Vocab, u: usize) -> (StructId, Vec<Kleene>) {
         let abs = v
             .preds
             .iter()
             .filter(|p| p.abstraction)
-            .map(|p| self.un[p.slot][u])
+            .map(|p| match (&p.kind, self.un[p.slot][u]) {
+                (PredKind::Data(_), F) => H,
+                (_, k) => k,
+            })
             .collect();
         (self.ty[u], abs)
     }
@@ -318,6 +324,39 @@ impl Graph {
             }
         }
         g
+    }
+
+    /// `self ⊔ other` if the two differ only in the unary predicates at `slots`, where one is
+    /// 0 and the other 1/2 (the joined graph has 1/2); `None` if they differ elsewhere, or if
+    /// `other` is below `self`.
+    pub fn join_data(&self, other: &Graph, slots: &[usize]) -> Option<Graph> {
+        let same = self.n == other.n
+            && self.ty == other.ty
+            && self.sm == other.sm
+            && self.invalid == other.invalid
+            && self.consts == other.consts
+            && self.excluded == other.excluded
+            && self.equal == other.equal
+            && self.bin == other.bin
+            && (0..self.un.len()).all(|s| slots.contains(&s) || self.un[s] == other.un[s]);
+        if !same {
+            return None;
+        }
+        let mut out = self.clone();
+        let mut changed = false;
+        for &s in slots {
+            for (a, b) in out.un[s].iter_mut().zip(&other.un[s]) {
+                match (*a, *b) {
+                    (x, y) if x == y => {}
+                    (F, H) | (H, F) => {
+                        changed |= *a == F;
+                        *a = H;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        changed.then_some(out)
     }
 
     /// `self ⊑ other`: the identity on canonical names embeds `self` into `other` (both
@@ -430,5 +469,39 @@ pub fn kleene(k: Kleene) -> &'static str {
         F => "0",
         H => "1/2",
         T => "1",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One cell with two unary predicates: slot 0 a pointer's, slot 1 a field predicate's.
+    fn cell(pt: Kleene, fd: Kleene) -> Graph {
+        Graph {
+            n: 1,
+            ty: vec![StructId(0)],
+            sm: vec![F],
+            un: vec![vec![pt], vec![fd]],
+            bin: vec![],
+            invalid: vec![],
+            consts: vec![],
+            excluded: vec![],
+            equal: vec![],
+        }
+    }
+
+    #[test]
+    fn field_predicates_join_between_0_and_one_half_only() {
+        let joined = cell(T, F).join_data(&cell(T, H), &[1]);
+        assert_eq!(joined.map(|g| g.un[1][0]), Some(H));
+        // Below the other graph: nothing to join (it covers).
+        assert!(cell(T, H).join_data(&cell(T, F), &[1]).is_none());
+        // Whether the predicate surely holds is kept apart.
+        assert!(cell(T, F).join_data(&cell(T, T), &[1]).is_none());
+        assert!(cell(T, H).join_data(&cell(T, T), &[1]).is_none());
+        // A difference outside the field predicates.
+        assert!(cell(T, F).join_data(&cell(H, H), &[1]).is_none());
+        assert!(cell(T, F).join_data(&cell(T, H), &[]).is_none());
     }
 }
