@@ -15,7 +15,7 @@ mod cfile;
 mod shape;
 
 use cfile::temp_c;
-use shape::{program, replayed_twin, shape};
+use shape::{assert_proved, program, replayed_twin, shape};
 
 #[test]
 fn a_list_ended_by_a_tagged_cell_is_proved_with_field_assertions() {
@@ -100,6 +100,21 @@ fn unknown_tags_are_split_and_normalised() {
     );
     assert!(out.starts_with("FALSE(unreach-call)\n"), "{out}");
     assert!(out.contains("replayed concretely"), "{out}");
+}
+
+#[test]
+fn a_variable_shown_nonzero_stores_a_nonzero_field() {
+    // `if (w == 0) ... else j->weight = w;`: the store copies a variable the condition showed
+    // nonzero, so `weight == 0` is false on the cell (before, it was 1/2 and the walk's check
+    // stayed reachable).
+    let out = shape(
+        &program("unreach-call", "nonzero_weights.c"),
+        "unreach-call",
+    );
+    assert_proved(&out);
+    assert!(out.contains("fd[weight == 0]"), "{out}");
+    let out = replayed_twin("nonzero_weights_bug.c");
+    assert!(out.contains("nonzero_weights_bug.c:31"), "{out}");
 }
 
 #[test]

@@ -353,6 +353,10 @@ impl Transfer<'_> {
         Some(self.per_cell(g, &df, line, |mut g, a| {
             for d in &preds {
                 let k = match &d.assertion.bound {
+                    // A copied variable known to differ from `c` (`if (x) p->f = x;`).
+                    Bound::Eq(c) if value.is_none() && copied.is_some_and(|x| g.differs(x, *c)) => {
+                        F
+                    }
                     Bound::Eq(c) => value.map_or(H, |v| Kleene::from_bool(v == *c)),
                     Bound::Below(c) => value.map_or(H, |v| Kleene::from_bool(v < *c)),
                     Bound::Var { strict, var, .. } if copied.is_some_and(|x| g.same(x, *var)) => {
