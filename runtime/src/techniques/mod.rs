@@ -2,5 +2,6 @@
 
 pub mod explicit;
 pub mod seed000;
+pub mod seed001;
 pub mod seed002;
 pub mod seed003;

@@ -1,0 +1,478 @@
+//! The abstraction `abs_T` of the list domains of seed 001 (Fig. 4, and Fig. 5's guard):
+//! a terminating rewrite system applied until no rule fires.
+//!
+//! Consumes a [`SymHeap`], the domain's list shapes and the refinement parameter: `keep`,
+//! the multiset `T` of symbols whose occurrences the segments' multisets remember (SH^mls),
+//! and `protect`, the addresses never absorbed into a segment (SH^rls). Produces the
+//! canonical abstract heap, or `None` when the heap is inconsistent. The rules:
+//!
+//! 1. `Δ ∧ x' = e ⇝ Δ[e/x']`: an existential equal to a more concrete term is replaced.
+//! 2. and 3. Cells and segments no root reaches (a program variable, a constant, a term of
+//!    the pure part) are garbage: `Δ ∗ σ ⇝ Δ ∗ true`. This covers the paper's single
+//!    unreachable predicate and its garbage two-cycle, and longer garbage cycles.
+//! 4. and 5. `σ1(e1, x', S1) ∗ σ2(x', e2, S2) ⇝ list(e1, e2, pr_T(S1 ∪ S2, Π))` when `x'`
+//!    occurs nowhere else and `e2` is NULL or the address of a third predicate, and `e1` is
+//!    not protected.
+//! 6. `list(e, f, S) ⇝ list(e, f, pr_T(S, Π))`.
+//!
+//! Pure atoms about existentials that no longer occur in the spatial part are dropped (a
+//! weakening). Every rule either removes a spatial conjunct, an existential or a multiset
+//! element, so rewriting terminates; every rule is an entailment `Δ ⊢ Δ'`, so `abs_T` is
+//! inflationary, and a larger `T` or `protect` fires fewer rules (monotone in `T`).
+
+use super::heap::{Bag, Cell, Classes, ListShape, Seg, SymHeap, Term};
+use std::collections::BTreeSet;
+
+/// The abstraction with its parameter.
+#[derive(Clone, Copy, Debug)]
+pub struct Abstraction<'a> {
+    /// The list shapes of the domain.
+    pub shapes: &'a [ListShape],
+    /// `T`: the data symbols (with multiplicities) the multisets keep.
+    pub keep: &'a Bag,
+    /// Addresses kept as cells of their own.
+    pub protect: &'a [Term],
+}
+
+/// A spatial conjunct seen as a list predicate `σ(from, to, S)`.
+#[derive(Clone, Debug)]
+struct View {
+    shape: usize,
+    from: Term,
+    to: Term,
+    bag: Bag,
+}
+
+/// A spatial conjunct: a cell or a segment, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Conj {
+    Cell(usize),
+    Seg(usize),
+}
+
+impl Abstraction<'_> {
+    /// `abs_T(h)`, or `None` if `h` is inconsistent.
+    pub fn apply(&self, h: &SymHeap) -> Option<SymHeap> {
+        if h.inconsistent() {
+            return None;
+        }
+        let mut h = h.clone();
+        while let Some(next) = self.step(&h) {
+            h = next;
+        }
+        Some(h.canonical())
+    }
+
+    /// One rule application, if any fires.
+    fn step(&self, h: &SymHeap) -> Option<SymHeap> {
+        substitute(h)
+            .or_else(|| collect_garbage(h))
+            .or_else(|| self.merge(h))
+            .or_else(|| self.project(h))
+            .or_else(|| forget(h))
+    }
+
+    /// The list shape of a cell's struct, if the domain has one.
+    fn shape_of(&self, c: &Cell) -> Option<usize> {
+        self.shapes.iter().position(|s| s.ty == c.ty)
+    }
+
+    /// A conjunct as a list predicate.
+    fn view(&self, h: &SymHeap, x: Conj) -> Option<View> {
+        match x {
+            Conj::Cell(i) => {
+                let c = &h.cells[i];
+                let shape = self.shape_of(c)?;
+                let s = self.shapes[shape];
+                Some(View {
+                    shape,
+                    from: c.addr,
+                    to: *c.fields.get(s.link)?,
+                    bag: s
+                        .data
+                        .and_then(|d| c.fields.get(d))
+                        .map_or_else(Bag::new, |t| Bag::single(*t)),
+                })
+            }
+            Conj::Seg(i) => {
+                let s = &h.segs[i];
+                Some(View {
+                    shape: s.shape,
+                    from: s.from,
+                    to: s.to,
+                    bag: s.bag.clone(),
+                })
+            }
+        }
+    }
+
+    /// Rules 4 and 5: merges two conjuncts linked through an existential used nowhere else.
+    fn merge(&self, h: &SymHeap) -> Option<SymHeap> {
+        let c = Classes::new(&h.pure);
+        let counts = h.ex_counts();
+        let conjs = conjuncts(h);
+        let views: Vec<Option<View>> = conjs.iter().map(|x| self.view(h, *x)).collect();
+        for (i, a) in views.iter().enumerate() {
+            let Some(a) = a else { continue };
+            if !a.to.is_ex() || counts.get(&a.to) != Some(&2) || self.protected(&c, a.from) {
+                continue;
+            }
+            let Some(j) = views
+                .iter()
+                .position(|b| b.as_ref().is_some_and(|b| b.from == a.to))
+            else {
+                continue;
+            };
+            let b = views[j].as_ref()?;
+            if i == j || a.shape != b.shape || b.to == a.to {
+                continue;
+            }
+            let ends_in_nil = c.equal(b.to, Term::Nil);
+            let ends_at_cell = views.iter().enumerate().any(|(k, v)| {
+                k != i && k != j && v.as_ref().is_some_and(|v| c.equal(v.from, b.to))
+            }) || conjs.iter().enumerate().any(|(k, x)| {
+                k != i && k != j && self.view(h, *x).is_none() && c.equal(addr(h, *x), b.to)
+            });
+            if !ends_in_nil && !ends_at_cell {
+                continue;
+            }
+            let seg = Seg {
+                shape: a.shape,
+                from: a.from,
+                to: if ends_in_nil { Term::Nil } else { b.to },
+                bag: a.bag.sum(&b.bag).project(self.keep, &c),
+            };
+            let mut out = remove(h, &[conjs[i], conjs[j]]);
+            out.segs.push(seg);
+            out.sort();
+            return Some(out);
+        }
+        None
+    }
+
+    /// Whether `t` is (provably equal to) a protected address.
+    fn protected(&self, c: &Classes, t: Term) -> bool {
+        self.protect.iter().any(|p| c.equal(*p, t))
+    }
+
+    /// Rule 6: projects a segment's multiset onto `T`.
+    fn project(&self, h: &SymHeap) -> Option<SymHeap> {
+        let c = Classes::new(&h.pure);
+        let i = h
+            .segs
+            .iter()
+            .position(|s| s.bag.project(self.keep, &c) != s.bag)?;
+        let mut out = h.clone();
+        out.segs[i].bag = h.segs[i].bag.project(self.keep, &c);
+        out.sort();
+        Some(out)
+    }
+}
+
+/// The spatial conjuncts of a heap.
+fn conjuncts(h: &SymHeap) -> Vec<Conj> {
+    (0..h.cells.len())
+        .map(Conj::Cell)
+        .chain((0..h.segs.len()).map(Conj::Seg))
+        .collect()
+}
+
+/// A conjunct's address.
+fn addr(h: &SymHeap, x: Conj) -> Term {
+    match x {
+        Conj::Cell(i) => h.cells[i].addr,
+        Conj::Seg(i) => h.segs[i].from,
+    }
+}
+
+/// The pointers a conjunct holds (every field of a cell; a segment's end).
+fn targets(h: &SymHeap, x: Conj) -> Vec<Term> {
+    match x {
+        Conj::Cell(i) => h.cells[i].fields.clone(),
+        Conj::Seg(i) => vec![h.segs[i].to],
+    }
+}
+
+/// The heap without some conjuncts.
+fn remove(h: &SymHeap, gone: &[Conj]) -> SymHeap {
+    let mut out = h.clone();
+    out.cells = h
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !gone.contains(&Conj::Cell(*i)))
+        .map(|(_, c)| c.clone())
+        .collect();
+    out.segs = h
+        .segs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !gone.contains(&Conj::Seg(*i)))
+        .map(|(_, s)| s.clone())
+        .collect();
+    out
+}
+
+/// Rule 1: replaces an existential by the least term of its class.
+fn substitute(h: &SymHeap) -> Option<SymHeap> {
+    let c = Classes::new(&h.pure);
+    let x = h
+        .terms()
+        .into_iter()
+        .find(|t| t.is_ex() && c.rep(*t) != *t)?;
+    Some(h.subst(x, c.rep(x)))
+}
+
+/// Rules 2 and 3: drops the conjuncts no root reaches, adding `true`.
+fn collect_garbage(h: &SymHeap) -> Option<SymHeap> {
+    let c = Classes::new(&h.pure);
+    let mut roots: BTreeSet<Term> = h.pure.iter().flat_map(|a| a.terms()).collect();
+    let conjs = conjuncts(h);
+    let is_root =
+        |t: Term, roots: &BTreeSet<Term>| !t.is_ex() || roots.iter().any(|r| c.equal(*r, t));
+    let mut reached = vec![false; conjs.len()];
+    loop {
+        let mut changed = false;
+        for (k, x) in conjs.iter().enumerate() {
+            if !reached[k] && is_root(addr(h, *x), &roots) {
+                reached[k] = true;
+                roots.extend(targets(h, *x));
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let gone: Vec<Conj> = conjs
+        .iter()
+        .zip(&reached)
+        .filter(|(_, r)| !**r)
+        .map(|(x, _)| *x)
+        .collect();
+    if gone.is_empty() {
+        return None;
+    }
+    let mut out = remove(h, &gone);
+    out.junk = true;
+    out.sort();
+    Some(out)
+}
+
+/// Drops pure atoms about existentials that occur in no spatial conjunct.
+fn forget(h: &SymHeap) -> Option<SymHeap> {
+    let spatial: BTreeSet<Term> = SymHeap {
+        pure: vec![],
+        ..h.clone()
+    }
+    .terms()
+    .into_iter()
+    .collect();
+    let dangling = |t: Term| t.is_ex() && !spatial.contains(&t);
+    let keep: Vec<_> = h
+        .pure
+        .iter()
+        .copied()
+        .filter(|a| !a.terms().into_iter().any(dangling))
+        .collect();
+    if keep.len() == h.pure.len() {
+        return None;
+    }
+    let mut out = h.clone();
+    out.pure = keep;
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::ir::{StructId, VarId};
+    use crate::techniques::seed001::heap::Atom;
+
+    const SHAPES: [ListShape; 1] = [ListShape {
+        ty: StructId(0),
+        link: 0,
+        data: Some(1),
+    }];
+
+    fn var(i: u32) -> Term {
+        Term::Var(VarId(i))
+    }
+
+    fn node(addr: Term, next: Term, data: Term) -> Cell {
+        Cell {
+            addr,
+            ty: StructId(0),
+            fields: vec![next, data],
+        }
+    }
+
+    fn heap(cells: Vec<Cell>, pure: Vec<Atom>) -> SymHeap {
+        let mut h = SymHeap {
+            pure,
+            cells,
+            segs: vec![],
+            junk: false,
+        };
+        h.sort();
+        h
+    }
+
+    fn abs(keep: &Bag, h: &SymHeap) -> SymHeap {
+        Abstraction {
+            shapes: &SHAPES,
+            keep,
+            protect: &[],
+        }
+        .apply(h)
+        .expect("consistent")
+    }
+
+    /// The running example's heap at l5: `r` heads three cells, one holding `x`.
+    fn three_cells() -> SymHeap {
+        let (r, x) = (var(0), var(1));
+        let (a, b, d1, d3) = (Term::Ex(0), Term::Ex(1), Term::Ex(2), Term::Ex(3));
+        heap(
+            vec![node(r, a, d1), node(a, b, x), node(b, Term::Nil, d3)],
+            vec![],
+        )
+    }
+
+    #[test]
+    fn without_symbols_a_list_forgets_its_values() {
+        let h = abs(&Bag::new(), &three_cells());
+        assert!(h.cells.is_empty(), "{h}");
+        assert_eq!(h.segs.len(), 1, "{h}");
+        assert_eq!((h.segs[0].from, h.segs[0].to), (var(0), Term::Nil));
+        assert!(h.segs[0].bag.is_empty(), "{h}");
+    }
+
+    #[test]
+    fn a_kept_symbol_stays_in_the_multiset() {
+        let h = abs(&Bag::single(var(1)), &three_cells());
+        assert_eq!(h.segs.len(), 1, "{h}");
+        assert_eq!(h.segs[0].bag, Bag::single(var(1)), "{h}");
+    }
+
+    #[test]
+    fn multiplicities_are_capped_by_the_parameter() {
+        let x = var(1);
+        let (a, b) = (Term::Ex(0), Term::Ex(1));
+        let h = heap(
+            vec![node(var(0), a, x), node(a, b, x), node(b, Term::Nil, x)],
+            vec![],
+        );
+        let two = Bag::from_counts([(x, 2)]);
+        assert_eq!(abs(&two, &h).segs[0].bag, Bag::from_counts([(x, 2)]));
+        assert_eq!(abs(&Bag::single(x), &h).segs[0].bag, Bag::single(x));
+    }
+
+    #[test]
+    fn a_value_equal_to_a_kept_symbol_counts_as_it() {
+        let (x, d) = (var(1), Term::Ex(5));
+        let a = Term::Ex(0);
+        let h = heap(
+            vec![node(var(0), a, d), node(a, Term::Nil, Term::Ex(6))],
+            vec![Atom::eq(d, x)],
+        );
+        assert_eq!(abs(&Bag::single(x), &h).segs[0].bag, Bag::single(x));
+    }
+
+    #[test]
+    fn a_segment_ends_at_a_cell_a_variable_points_to() {
+        // r -> a' -> q, q -> nil: the segment r..q keeps q's cell apart.
+        let (r, q, a) = (var(0), var(2), Term::Ex(0));
+        let h = heap(
+            vec![
+                node(r, a, Term::Ex(1)),
+                node(a, q, Term::Ex(2)),
+                node(q, Term::Nil, Term::Ex(3)),
+            ],
+            vec![],
+        );
+        let h = abs(&Bag::new(), &h);
+        assert_eq!(h.segs.len(), 1, "{h}");
+        assert_eq!((h.segs[0].from, h.segs[0].to), (r, q), "{h}");
+        assert_eq!(h.cells.len(), 1, "{h}");
+    }
+
+    #[test]
+    fn a_cell_no_variable_reaches_is_junk() {
+        let h = heap(
+            vec![
+                node(var(0), Term::Nil, Term::Int(1)),
+                node(Term::Ex(0), Term::Nil, Term::Int(2)),
+            ],
+            vec![],
+        );
+        let h = abs(&Bag::new(), &h);
+        assert!(h.junk, "{h}");
+        assert_eq!(h.cells.len(), 1, "{h}");
+        // A garbage cycle of two cells as well.
+        let (a, b) = (Term::Ex(0), Term::Ex(1));
+        let h = heap(vec![node(a, b, Term::Nil), node(b, a, Term::Nil)], vec![]);
+        let h = abs(&Bag::new(), &h);
+        assert!(h.junk && h.cells.is_empty(), "{h}");
+    }
+
+    #[test]
+    fn a_protected_address_stays_a_cell() {
+        let (r, a, b) = (var(0), Term::Ex(0), Term::Ex(1));
+        let h = heap(
+            vec![
+                node(r, a, Term::Ex(5)),
+                node(a, b, Term::Ex(6)),
+                node(b, Term::Nil, Term::Ex(7)),
+            ],
+            vec![],
+        );
+        let protect = [r];
+        let h = Abstraction {
+            shapes: &SHAPES,
+            keep: &Bag::new(),
+            protect: &protect,
+        }
+        .apply(&h)
+        .expect("consistent");
+        assert!(h.cells.iter().any(|c| c.addr == r), "{h}");
+        assert_eq!(h.segs.len(), 1, "{h}");
+    }
+
+    #[test]
+    fn inconsistent_heaps_have_no_abstraction() {
+        let r = var(0);
+        let h = heap(
+            vec![node(r, Term::Nil, Term::Int(0))],
+            vec![Atom::eq(r, Term::Nil)],
+        );
+        assert!(
+            Abstraction {
+                shapes: &SHAPES,
+                keep: &Bag::new(),
+                protect: &[],
+            }
+            .apply(&h)
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn renamed_existentials_give_the_same_canonical_heap() {
+        let (r, x) = (var(0), var(1));
+        let h1 = heap(
+            vec![
+                node(r, Term::Ex(4), x),
+                node(Term::Ex(4), Term::Nil, Term::Ex(9)),
+            ],
+            vec![],
+        );
+        let h2 = heap(
+            vec![
+                node(r, Term::Ex(1), x),
+                node(Term::Ex(1), Term::Nil, Term::Ex(0)),
+            ],
+            vec![],
+        );
+        assert_eq!(h1.canonical(), h2.canonical());
+    }
+}

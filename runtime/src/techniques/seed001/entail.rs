@@ -1,0 +1,454 @@
+//! Entailment `Δ1 ⊢ Δ2` between symbolic heaps of the list domains (seed 001, section 4.4):
+//! the order of the abstract domain, used for coverage in the ART and in the certificate
+//! re-check.
+//!
+//! Consumes two heaps and the list shapes; produces whether every state of the left heap is
+//! a state of the right one. The check is a search for a match: the right heap's existentials
+//! are bound to terms of the left, each right cell is matched by a left cell at an equal
+//! address with equal fields, and each right segment `list(e, f, S)` by a chain of left cells
+//! and segments of its shape linked from `e` to `f` (segments compose, and a cell is a
+//! segment of length one), whose multisets together hold at least `S` (up to the left heap's
+//! equalities). Unmatched left conjuncts are allowed only where the right heap has `∗ true`.
+//! The right heap's pure atoms must follow from the left heap's: equalities by its classes,
+//! disequalities also from separation (two allocated addresses differ, and are not NULL).
+//! The check is sound and incomplete: a `false` answer only costs precision (a graph is not
+//! covered), never soundness.
+
+use super::heap::{Atom, Bag, Classes, ListShape, SymHeap, Term};
+use std::collections::BTreeMap;
+
+/// Whether `lhs ⊢ rhs`.
+pub fn entails(shapes: &[ListShape], lhs: &SymHeap, rhs: &SymHeap) -> bool {
+    if lhs.inconsistent() {
+        return true;
+    }
+    if lhs.junk && !rhs.junk {
+        return false;
+    }
+    let m = Matcher::new(shapes, lhs, rhs);
+    m.go(0, &State::new(m.left.len()))
+}
+
+/// Whether `lhs` entails one of `rhs` (the disjunction's sufficient check).
+pub fn entails_one(shapes: &[ListShape], lhs: &SymHeap, rhs: &[SymHeap]) -> bool {
+    rhs.iter().any(|r| entails(shapes, lhs, r))
+}
+
+/// A left conjunct seen as a piece of list (or as a plain cell).
+#[derive(Clone, Debug)]
+struct Piece {
+    /// Its address.
+    addr: Term,
+    /// Its list shape and end, and the multiset it holds, if it is a list piece.
+    list: Option<(usize, Term, Bag)>,
+    /// A cell's struct and fields.
+    cell: Option<(crate::program::ir::StructId, Vec<Term>)>,
+}
+
+/// Bindings of the right heap's existentials, and which goal uses each left conjunct.
+#[derive(Clone, Debug)]
+struct State {
+    bind: BTreeMap<Term, Term>,
+    owner: Vec<Option<usize>>,
+}
+
+impl State {
+    fn new(n: usize) -> State {
+        State {
+            bind: BTreeMap::new(),
+            owner: vec![None; n],
+        }
+    }
+
+    fn used(&self, i: usize) -> bool {
+        self.owner[i].is_some()
+    }
+}
+
+/// A right conjunct to match.
+#[derive(Clone, Debug)]
+enum Goal {
+    Cell(Term, crate::program::ir::StructId, Vec<Term>),
+    Seg(usize, Term, Term, Bag),
+}
+
+struct Matcher<'a> {
+    lhs: &'a SymHeap,
+    rhs: &'a SymHeap,
+    classes: Classes,
+    left: Vec<Piece>,
+    goals: Vec<Goal>,
+}
+
+impl<'a> Matcher<'a> {
+    fn new(shapes: &[ListShape], lhs: &'a SymHeap, rhs: &'a SymHeap) -> Matcher<'a> {
+        let mut left: Vec<Piece> = lhs
+            .cells
+            .iter()
+            .map(|c| {
+                let list = shapes.iter().position(|s| s.ty == c.ty).and_then(|k| {
+                    let s = shapes[k];
+                    let data = s.data.and_then(|d| c.fields.get(d));
+                    Some((
+                        k,
+                        *c.fields.get(s.link)?,
+                        data.map_or_else(Bag::new, |t| Bag::single(*t)),
+                    ))
+                });
+                Piece {
+                    addr: c.addr,
+                    list,
+                    cell: Some((c.ty, c.fields.clone())),
+                }
+            })
+            .collect();
+        left.extend(lhs.segs.iter().map(|s| Piece {
+            addr: s.from,
+            list: Some((s.shape, s.to, s.bag.clone())),
+            cell: None,
+        }));
+        // Cells first, and among them those whose address is not existential.
+        let mut goals: Vec<Goal> = rhs
+            .cells
+            .iter()
+            .map(|c| Goal::Cell(c.addr, c.ty, c.fields.clone()))
+            .collect();
+        goals.sort_by_key(|g| matches!(g, Goal::Cell(a, ..) if a.is_ex()));
+        let mut segs: Vec<Goal> = rhs
+            .segs
+            .iter()
+            .map(|s| Goal::Seg(s.shape, s.from, s.to, s.bag.clone()))
+            .collect();
+        segs.sort_by_key(|g| matches!(g, Goal::Seg(_, a, ..) if a.is_ex()));
+        goals.extend(segs);
+        Matcher {
+            lhs,
+            rhs,
+            classes: Classes::new(&lhs.pure),
+            left,
+            goals,
+        }
+    }
+
+    /// Matches the goals from `k` on.
+    fn go(&self, k: usize, st: &State) -> bool {
+        match self.goals.get(k) {
+            None => self.finish(st),
+            Some(Goal::Cell(a, ty, fields)) => (0..self.left.len()).any(|i| {
+                let p = &self.left[i];
+                let Some((pty, pfields)) = &p.cell else {
+                    return false;
+                };
+                if st.used(i) || pty != ty || pfields.len() != fields.len() {
+                    return false;
+                }
+                let mut st = st.clone();
+                st.owner[i] = Some(k);
+                let ok = self.unify(&mut st, *a, p.addr)
+                    && fields
+                        .iter()
+                        .zip(pfields)
+                        .all(|(r, l)| self.unify(&mut st, *r, *l));
+                ok && self.go(k + 1, &st)
+            }),
+            Some(Goal::Seg(shape, from, to, bag)) => (0..self.left.len()).any(|i| {
+                let p = &self.left[i];
+                if st.used(i) || p.list.as_ref().is_none_or(|l| l.0 != *shape) {
+                    return false;
+                }
+                let mut st = st.clone();
+                st.owner[i] = Some(k);
+                self.unify(&mut st, *from, p.addr) && self.chain(k, &st, i, *shape, *to, bag)
+            }),
+        }
+    }
+
+    /// Extends a chain whose last piece is `last` towards the goal's end `to`.
+    fn chain(&self, k: usize, st: &State, last: usize, shape: usize, to: Term, bag: &Bag) -> bool {
+        let (_, end, _) = self.left[last].list.as_ref().expect("a list piece");
+        let end = *end;
+        // Stop here: the chain ends where the goal's segment ends, holding enough values.
+        let mut stop = st.clone();
+        if self.unify(&mut stop, to, end) && self.holds(&stop, k, bag) && self.go(k + 1, &stop) {
+            return true;
+        }
+        // Or go on through a piece at the chain's end.
+        (0..self.left.len()).any(|j| {
+            let p = &self.left[j];
+            if st.used(j)
+                || p.list.as_ref().is_none_or(|l| l.0 != shape)
+                || !self.classes.equal(p.addr, end)
+            {
+                return false;
+            }
+            let mut st = st.clone();
+            st.owner[j] = Some(k);
+            self.chain(k, &st, j, shape, to, bag)
+        })
+    }
+
+    /// Whether the chain of goal `k` holds at least `bag`.
+    fn holds(&self, st: &State, k: usize, bag: &Bag) -> bool {
+        if bag.is_empty() {
+            return true;
+        }
+        let Some(bag) = self.resolve_bag(st, bag) else {
+            return false;
+        };
+        let mut held = Bag::new();
+        for (i, p) in self.left.iter().enumerate() {
+            if st.owner[i] == Some(k)
+                && let Some((_, _, b)) = &p.list
+            {
+                held = held.sum(b);
+            }
+        }
+        bag.below(&held, &self.classes)
+    }
+
+    fn resolve_bag(&self, st: &State, bag: &Bag) -> Option<Bag> {
+        let mut out = Bag::new();
+        for (t, n) in bag.iter() {
+            let r = self.resolve(st, t)?;
+            out.add(r, n);
+        }
+        Some(out)
+    }
+
+    /// A right term under the bindings (`None` for an unbound existential).
+    fn resolve(&self, st: &State, t: Term) -> Option<Term> {
+        if t.is_ex() {
+            st.bind.get(&t).copied()
+        } else {
+            Some(t)
+        }
+    }
+
+    /// Makes right term `r` denote left term `l`: binds an unbound existential, or checks
+    /// that the two are equal in the left heap.
+    fn unify(&self, st: &mut State, r: Term, l: Term) -> bool {
+        match self.resolve(st, r) {
+            Some(x) => self.classes.equal(x, l),
+            None => {
+                st.bind.insert(r, l);
+                true
+            }
+        }
+    }
+
+    /// All goals matched: no left conjunct is left over (unless the right heap has junk),
+    /// and the right pure part follows.
+    fn finish(&self, st: &State) -> bool {
+        if !self.rhs.junk && st.owner.iter().any(|o| o.is_none()) {
+            return false;
+        }
+        let mut st = st.clone();
+        self.rhs.pure.iter().all(|a| self.pure(&mut st, *a))
+    }
+
+    fn pure(&self, st: &mut State, a: Atom) -> bool {
+        let [x, y] = a.terms();
+        if let Atom::Eq(..) = a {
+            match (self.resolve(st, x), self.resolve(st, y)) {
+                (Some(p), Some(q)) => return self.classes.equal(p, q),
+                (None, Some(q)) => return self.unify(st, x, q),
+                (Some(p), None) => return self.unify(st, y, p),
+                (None, None) => return false,
+            }
+        }
+        let (Some(p), Some(q)) = (self.resolve(st, x), self.resolve(st, y)) else {
+            return false;
+        };
+        match a {
+            Atom::Ne(..) => self.classes.differ(&self.lhs.pure, p, q) || self.separated(p, q),
+            Atom::Lt(..) => self.classes.less(&self.lhs.pure, p, q),
+            Atom::Eq(..) => unreachable!("handled above"),
+        }
+    }
+
+    /// Whether separation makes `p ≠ q`: both allocated by different conjuncts, or one
+    /// allocated and the other NULL.
+    fn separated(&self, p: Term, q: Term) -> bool {
+        let alloc = self.lhs.allocated();
+        let at = |t: Term| alloc.iter().position(|a| self.classes.equal(*a, t));
+        match (at(p), at(q)) {
+            (Some(i), Some(j)) => i != j,
+            (Some(_), None) => self.classes.equal(q, Term::Nil),
+            (None, Some(_)) => self.classes.equal(p, Term::Nil),
+            (None, None) => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::ir::{StructId, VarId};
+    use crate::techniques::seed001::heap::{Cell, Seg};
+
+    const SHAPES: [ListShape; 1] = [ListShape {
+        ty: StructId(0),
+        link: 0,
+        data: Some(1),
+    }];
+
+    fn var(i: u32) -> Term {
+        Term::Var(VarId(i))
+    }
+
+    fn node(addr: Term, next: Term, data: Term) -> Cell {
+        Cell {
+            addr,
+            ty: StructId(0),
+            fields: vec![next, data],
+        }
+    }
+
+    fn list(from: Term, to: Term, bag: Bag) -> Seg {
+        Seg {
+            shape: 0,
+            from,
+            to,
+            bag,
+        }
+    }
+
+    fn heap(cells: Vec<Cell>, segs: Vec<Seg>, pure: Vec<Atom>, junk: bool) -> SymHeap {
+        let mut h = SymHeap {
+            pure,
+            cells,
+            segs,
+            junk,
+        };
+        h.sort();
+        h
+    }
+
+    fn ent(l: &SymHeap, r: &SymHeap) -> bool {
+        entails(&SHAPES, l, r)
+    }
+
+    #[test]
+    fn cells_fold_into_a_segment_holding_their_values() {
+        let (r, x, y, a) = (var(0), var(1), var(2), Term::Ex(0));
+        let l = heap(
+            vec![node(r, a, Term::Ex(1)), node(a, Term::Nil, x)],
+            vec![],
+            vec![],
+            false,
+        );
+        let seg = |b: Bag| heap(vec![], vec![list(r, Term::Nil, b)], vec![], false);
+        assert!(ent(&l, &seg(Bag::new())));
+        assert!(ent(&l, &seg(Bag::single(x))));
+        assert!(!ent(&l, &seg(Bag::single(y))));
+        assert!(!ent(&l, &seg(Bag::from_counts([(x, 2)]))));
+    }
+
+    #[test]
+    fn a_multiset_may_be_forgotten_but_not_invented() {
+        let (r, x) = (var(0), var(1));
+        let with = heap(
+            vec![],
+            vec![list(r, Term::Nil, Bag::single(x))],
+            vec![],
+            false,
+        );
+        let without = heap(vec![], vec![list(r, Term::Nil, Bag::new())], vec![], false);
+        assert!(ent(&with, &without));
+        assert!(!ent(&without, &with));
+    }
+
+    #[test]
+    fn segments_compose_and_a_segment_is_no_cell() {
+        let (r, q) = (var(0), var(1));
+        let two = heap(
+            vec![],
+            vec![list(r, q, Bag::new()), list(q, Term::Nil, Bag::new())],
+            vec![],
+            false,
+        );
+        let one = heap(vec![], vec![list(r, Term::Nil, Bag::new())], vec![], false);
+        assert!(ent(&two, &one));
+        assert!(!ent(&one, &two));
+        let cell = heap(vec![node(r, Term::Nil, Term::Ex(0))], vec![], vec![], false);
+        assert!(!ent(&one, &cell));
+        assert!(ent(&cell, &one));
+    }
+
+    #[test]
+    fn leftover_cells_need_junk_on_the_right() {
+        let (r, q) = (var(0), var(1));
+        let both = heap(
+            vec![
+                node(r, Term::Nil, Term::Int(1)),
+                node(q, Term::Nil, Term::Int(2)),
+            ],
+            vec![],
+            vec![],
+            false,
+        );
+        let one = |junk| heap(vec![node(r, Term::Nil, Term::Ex(0))], vec![], vec![], junk);
+        assert!(!ent(&both, &one(false)));
+        assert!(ent(&both, &one(true)));
+        let mut junky = one(true);
+        junky.pure.clear();
+        assert!(!ent(&junky, &one(false)));
+    }
+
+    #[test]
+    fn separation_proves_disequalities() {
+        let (r, q) = (var(0), var(1));
+        let l = heap(
+            vec![
+                node(r, Term::Nil, Term::Int(1)),
+                node(q, Term::Nil, Term::Int(2)),
+            ],
+            vec![],
+            vec![],
+            false,
+        );
+        let mut rhs = l.clone();
+        rhs.assume(Atom::ne(r, q));
+        rhs.assume(Atom::ne(r, Term::Nil));
+        assert!(ent(&l, &rhs));
+        let mut wrong = l.clone();
+        wrong.assume(Atom::eq(r, q));
+        assert!(!ent(&l, &wrong));
+    }
+
+    #[test]
+    fn existentials_on_the_right_are_bound_consistently() {
+        let (r, a) = (var(0), Term::Ex(0));
+        let l = heap(
+            vec![node(r, a, Term::Int(7)), node(a, Term::Nil, Term::Int(7))],
+            vec![],
+            vec![],
+            false,
+        );
+        // Both cells hold the same value d'.
+        let (b, d) = (Term::Ex(5), Term::Ex(6));
+        let same = heap(
+            vec![node(r, b, d), node(b, Term::Nil, d)],
+            vec![],
+            vec![],
+            false,
+        );
+        assert!(ent(&l, &same));
+        let mut l2 = l.clone();
+        l2.cells[1].fields[1] = Term::Int(8);
+        assert!(!ent(&l2, &same));
+    }
+
+    #[test]
+    fn an_inconsistent_heap_entails_anything() {
+        let r = var(0);
+        let l = heap(
+            vec![node(r, Term::Nil, Term::Int(1))],
+            vec![],
+            vec![Atom::eq(r, Term::Nil)],
+            false,
+        );
+        let other = heap(vec![], vec![], vec![Atom::eq(var(3), Term::Int(4))], false);
+        assert!(ent(&l, &other));
+    }
+}

@@ -1,0 +1,551 @@
+//! Symbolic heaps of separation logic (seed 001, section 2): `Π ∧ Σ`, a pure part of
+//! equalities, disequalities and data comparisons between terms, and a spatial part of
+//! points-to cells (one term per field) and non-empty list segments, each segment carrying a
+//! multiset of data values that at least that many of its cells hold (`list(x, y, S)` of the
+//! multiset domain SH^mls), plus `true` for junk.
+//!
+//! Consumes terms over the program's variables; produces heaps with the operations the
+//! abstraction and the entailment check need: the equality closure of the pure part
+//! ([`Classes`]), consistency (distinct constants, separation: allocated addresses differ and
+//! are not NULL), substitution, occurrence counts of existentials, the projection `pr_T` of
+//! a multiset onto the symbols `T` ([`Bag::project`]), and a canonical form (existentials
+//! renamed in order of first occurrence, conjuncts sorted) so that equal heaps are equal
+//! values.
+
+use crate::program::ir::{StructId, VarId};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A term: NULL, an integer, the current value of a program variable, or an existential
+/// (primed) variable. The order puts the most concrete terms first: a class of equal terms
+/// is represented by its least element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Term {
+    /// NULL.
+    Nil,
+    /// An integer constant.
+    Int(i64),
+    /// The current value of a program variable.
+    Var(VarId),
+    /// An existential variable.
+    Ex(u32),
+}
+
+impl Term {
+    /// Whether it is an existential variable.
+    pub fn is_ex(self) -> bool {
+        matches!(self, Term::Ex(_))
+    }
+
+    /// Whether it denotes a fixed value (NULL or an integer).
+    pub fn is_const(self) -> bool {
+        matches!(self, Term::Nil | Term::Int(_))
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Term::Nil => write!(f, "nil"),
+            Term::Int(k) => write!(f, "{k}"),
+            Term::Var(v) => write!(f, "v{}", v.0),
+            Term::Ex(i) => write!(f, "_{i}'"),
+        }
+    }
+}
+
+/// A pure atom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Atom {
+    /// `a = b` (smaller term first).
+    Eq(Term, Term),
+    /// `a ≠ b` (smaller term first).
+    Ne(Term, Term),
+    /// `a < b` on data values.
+    Lt(Term, Term),
+}
+
+impl Atom {
+    /// `a = b`, normalised.
+    pub fn eq(a: Term, b: Term) -> Atom {
+        Atom::Eq(a.min(b), a.max(b))
+    }
+
+    /// `a ≠ b`, normalised.
+    pub fn ne(a: Term, b: Term) -> Atom {
+        Atom::Ne(a.min(b), a.max(b))
+    }
+
+    /// Its two terms.
+    pub fn terms(self) -> [Term; 2] {
+        match self {
+            Atom::Eq(a, b) | Atom::Ne(a, b) | Atom::Lt(a, b) => [a, b],
+        }
+    }
+
+    /// The atom with `f` applied to its terms, normalised.
+    pub fn map(self, f: impl Fn(Term) -> Term) -> Atom {
+        match self {
+            Atom::Eq(a, b) => Atom::eq(f(a), f(b)),
+            Atom::Ne(a, b) => Atom::ne(f(a), f(b)),
+            Atom::Lt(a, b) => Atom::Lt(f(a), f(b)),
+        }
+    }
+}
+
+/// A multiset of terms: each element with its multiplicity (at least 1).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bag(BTreeMap<Term, u32>);
+
+impl Bag {
+    /// The empty multiset.
+    pub fn new() -> Bag {
+        Bag::default()
+    }
+
+    /// `{t}`.
+    pub fn single(t: Term) -> Bag {
+        Bag(BTreeMap::from([(t, 1)]))
+    }
+
+    /// A multiset from elements with multiplicities (zero ones are left out).
+    pub fn from_counts(items: impl IntoIterator<Item = (Term, u32)>) -> Bag {
+        let mut b = Bag::new();
+        for (t, n) in items {
+            b.add(t, n);
+        }
+        b
+    }
+
+    /// Adds `n` copies of `t`.
+    pub fn add(&mut self, t: Term, n: u32) {
+        if n > 0 {
+            *self.0.entry(t).or_insert(0) += n;
+        }
+    }
+
+    /// The multiset sum.
+    pub fn sum(&self, other: &Bag) -> Bag {
+        let mut out = self.clone();
+        for (t, n) in &other.0 {
+            out.add(*t, *n);
+        }
+        out
+    }
+
+    /// Whether it is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Elements with multiplicities, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (Term, u32)> + '_ {
+        self.0.iter().map(|(t, n)| (*t, *n))
+    }
+
+    /// The multiset with `f` applied to its elements (multiplicities of elements mapped to
+    /// the same term add up).
+    pub fn map(&self, f: impl Fn(Term) -> Term) -> Bag {
+        Bag::from_counts(self.iter().map(|(t, n)| (f(t), n)))
+    }
+
+    /// `S / Π`: the elements replaced by their class representatives.
+    pub fn quotient(&self, c: &Classes) -> Bag {
+        self.map(|t| c.rep(t))
+    }
+
+    /// `pr_T(S, Π)`: the elements of `S / Π` provably equal to a symbol of `T`, each with
+    /// its multiplicity capped by that symbol's multiplicity in `T / Π`.
+    pub fn project(&self, keep: &Bag, c: &Classes) -> Bag {
+        let keep = keep.quotient(c);
+        let cap = |t: Term| keep.0.get(&t).copied().unwrap_or(0);
+        Bag::from_counts(self.quotient(c).iter().map(|(t, n)| (t, n.min(cap(t)))))
+    }
+
+    /// Whether every element of `self` occurs at least as often in `other`, up to the
+    /// classes of `c` (`self` then states no more than `other`).
+    pub fn below(&self, other: &Bag, c: &Classes) -> bool {
+        let other = other.quotient(c);
+        self.quotient(c)
+            .iter()
+            .all(|(t, n)| other.0.get(&t).copied().unwrap_or(0) >= n)
+    }
+}
+
+/// A list shape: the struct of its cells, the field that links them and the field whose
+/// value the multisets count (none for lists without data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ListShape {
+    /// The cells' struct.
+    pub ty: StructId,
+    /// Index of the link field.
+    pub link: usize,
+    /// Index of the data field, if any.
+    pub data: Option<usize>,
+}
+
+/// `addr ↦ {f0: t0, f1: t1, ...}`: one term per field of the struct, in declaration order.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell {
+    /// The cell's address.
+    pub addr: Term,
+    /// Its struct.
+    pub ty: StructId,
+    /// The fields' values.
+    pub fields: Vec<Term>,
+}
+
+/// `list(from, to, bag)`: a non-empty segment of cells of a list shape, linked from `from`
+/// to `to`, at least `bag(d)` of whose cells hold `d` in the data field.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seg {
+    /// Index of its shape in the domain's shapes.
+    pub shape: usize,
+    /// The first cell's address.
+    pub from: Term,
+    /// Where the last cell links to.
+    pub to: Term,
+    /// Lower bounds on the data values held.
+    pub bag: Bag,
+}
+
+/// A symbolic heap `Π ∧ Σ` (with `∗ true` when `junk`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SymHeap {
+    /// Pure atoms, sorted, without duplicates.
+    pub pure: Vec<Atom>,
+    /// Points-to cells, sorted.
+    pub cells: Vec<Cell>,
+    /// Segments, sorted.
+    pub segs: Vec<Seg>,
+    /// Whether the heap may hold more cells (`∗ true`).
+    pub junk: bool,
+}
+
+impl SymHeap {
+    /// `emp`.
+    pub fn emp() -> SymHeap {
+        SymHeap::default()
+    }
+
+    /// Every term occurrence, in a fixed order (pure part, cells, segments).
+    pub fn terms(&self) -> Vec<Term> {
+        let mut out = vec![];
+        for a in &self.pure {
+            out.extend(a.terms());
+        }
+        for c in &self.cells {
+            out.push(c.addr);
+            out.extend(c.fields.iter().copied());
+        }
+        for s in &self.segs {
+            out.push(s.from);
+            out.push(s.to);
+            out.extend(s.bag.iter().map(|(t, _)| t));
+        }
+        out
+    }
+
+    /// How often each existential occurs.
+    pub fn ex_counts(&self) -> BTreeMap<Term, usize> {
+        let mut out = BTreeMap::new();
+        for t in self.terms().into_iter().filter(|t| t.is_ex()) {
+            *out.entry(t).or_insert(0) += 1;
+        }
+        out
+    }
+
+    /// A fresh existential.
+    pub fn fresh(&self) -> Term {
+        let next = self
+            .terms()
+            .into_iter()
+            .filter_map(|t| match t {
+                Term::Ex(i) => Some(i + 1),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        Term::Ex(next)
+    }
+
+    /// The heap with `f` applied to every term, re-sorted.
+    pub fn map(&self, f: &impl Fn(Term) -> Term) -> SymHeap {
+        let mut h = SymHeap {
+            pure: self.pure.iter().map(|a| a.map(f)).collect(),
+            cells: self
+                .cells
+                .iter()
+                .map(|c| Cell {
+                    addr: f(c.addr),
+                    ty: c.ty,
+                    fields: c.fields.iter().map(|t| f(*t)).collect(),
+                })
+                .collect(),
+            segs: self
+                .segs
+                .iter()
+                .map(|s| Seg {
+                    shape: s.shape,
+                    from: f(s.from),
+                    to: f(s.to),
+                    bag: s.bag.map(f),
+                })
+                .collect(),
+            junk: self.junk,
+        };
+        h.sort();
+        h
+    }
+
+    /// `self[to/from]`.
+    pub fn subst(&self, from: Term, to: Term) -> SymHeap {
+        self.map(&|t| if t == from { to } else { t })
+    }
+
+    /// Adds a pure atom.
+    pub fn assume(&mut self, a: Atom) {
+        self.pure.push(a);
+        self.sort();
+    }
+
+    /// Sorts the conjuncts and drops duplicate and trivial pure atoms.
+    pub fn sort(&mut self) {
+        self.pure.retain(|a| !matches!(a, Atom::Eq(x, y) if x == y));
+        self.pure.sort();
+        self.pure.dedup();
+        self.cells.sort();
+        self.segs.sort();
+    }
+
+    /// The addresses the spatial part allocates (cells and segment starts).
+    pub fn allocated(&self) -> Vec<Term> {
+        let mut out: Vec<Term> = self.cells.iter().map(|c| c.addr).collect();
+        out.extend(self.segs.iter().map(|s| s.from));
+        out
+    }
+
+    /// Whether the heap denotes no state: its pure part is inconsistent, or two allocated
+    /// addresses are equal, or one is NULL.
+    pub fn inconsistent(&self) -> bool {
+        let c = Classes::new(&self.pure);
+        if c.contradictory(&self.pure) {
+            return true;
+        }
+        let mut reps: Vec<Term> = self.allocated().into_iter().map(|t| c.rep(t)).collect();
+        if reps.contains(&Term::Nil) {
+            return true;
+        }
+        reps.sort();
+        reps.windows(2).any(|w| w[0] == w[1])
+    }
+
+    /// The canonical form: existentials renamed `0, 1, ...` in order of first occurrence
+    /// after sorting the conjuncts with existentials masked, then sorted again.
+    pub fn canonical(&self) -> SymHeap {
+        let mut order: Vec<Term> = vec![];
+        let mut push = |t: Term| {
+            if t.is_ex() && !order.contains(&t) {
+                order.push(t);
+            }
+        };
+        let mut cells: Vec<&Cell> = self.cells.iter().collect();
+        cells.sort_by_key(|c| masked_cell(c));
+        let mut segs: Vec<&Seg> = self.segs.iter().collect();
+        segs.sort_by_key(|s| masked_seg(s));
+        let mut pure: Vec<Atom> = self.pure.clone();
+        pure.sort_by_key(|a| a.map(mask));
+        for c in cells {
+            push(c.addr);
+            c.fields.iter().for_each(|t| push(*t));
+        }
+        for s in segs {
+            push(s.from);
+            push(s.to);
+            s.bag.iter().for_each(|(t, _)| push(t));
+        }
+        for a in pure {
+            a.terms().into_iter().for_each(&mut push);
+        }
+        let rename: BTreeMap<Term, Term> = order
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (*t, Term::Ex(i as u32)))
+            .collect();
+        self.map(&|t| rename.get(&t).copied().unwrap_or(t))
+    }
+}
+
+fn mask(t: Term) -> Term {
+    if t.is_ex() { Term::Ex(u32::MAX) } else { t }
+}
+
+fn masked_cell(c: &Cell) -> Cell {
+    Cell {
+        addr: mask(c.addr),
+        ty: c.ty,
+        fields: c.fields.iter().map(|t| mask(*t)).collect(),
+    }
+}
+
+fn masked_seg(s: &Seg) -> Seg {
+    Seg {
+        shape: s.shape,
+        from: mask(s.from),
+        to: mask(s.to),
+        bag: s.bag.map(mask),
+    }
+}
+
+/// The equality closure of a pure part: a union-find over its terms, each class
+/// represented by its least term (constants before variables before existentials).
+#[derive(Clone, Debug, Default)]
+pub struct Classes {
+    parent: BTreeMap<Term, Term>,
+}
+
+impl Classes {
+    /// The classes of the equalities among `pure`.
+    pub fn new(pure: &[Atom]) -> Classes {
+        let mut c = Classes::default();
+        for a in pure {
+            if let Atom::Eq(x, y) = a {
+                c.union(*x, *y);
+            }
+        }
+        c
+    }
+
+    /// The representative of `t`'s class.
+    pub fn rep(&self, mut t: Term) -> Term {
+        while let Some(p) = self.parent.get(&t) {
+            t = *p;
+        }
+        t
+    }
+
+    /// Whether `a = b` follows from the equalities.
+    pub fn equal(&self, a: Term, b: Term) -> bool {
+        self.rep(a) == self.rep(b)
+    }
+
+    /// Merges the classes of `a` and `b`.
+    pub fn union(&mut self, a: Term, b: Term) {
+        let (ra, rb) = (self.rep(a), self.rep(b));
+        if ra != rb {
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            self.parent.insert(hi, lo);
+        }
+    }
+
+    /// Whether the atoms contradict the classes: two different integers (or NULL and a
+    /// nonzero integer) made equal, a disequality inside one class, or `a < a`.
+    pub fn contradictory(&self, pure: &[Atom]) -> bool {
+        let clash = self.parent.keys().any(|t| {
+            let r = self.rep(*t);
+            match (*t, r) {
+                (Term::Int(a), Term::Int(b)) => a != b,
+                (Term::Int(a), Term::Nil) | (Term::Nil, Term::Int(a)) => a != 0,
+                _ => false,
+            }
+        });
+        clash
+            || pure.iter().any(|a| match a {
+                Atom::Ne(x, y) | Atom::Lt(x, y) => self.equal(*x, *y),
+                Atom::Eq(..) => false,
+            })
+            || pure.iter().any(|a| match a {
+                Atom::Lt(x, y) => match (self.rep(*x), self.rep(*y)) {
+                    (Term::Int(i), Term::Int(j)) => i >= j,
+                    _ => false,
+                },
+                _ => false,
+            })
+    }
+
+    /// Whether `a ≠ b` follows from `pure` and the classes (distinct constants, or a
+    /// disequality or strict order between their classes).
+    pub fn differ(&self, pure: &[Atom], a: Term, b: Term) -> bool {
+        let (ra, rb) = (self.rep(a), self.rep(b));
+        if ra == rb {
+            return false;
+        }
+        if ra.is_const() && rb.is_const() {
+            return ra != rb;
+        }
+        pure.iter().any(|x| match x {
+            Atom::Ne(p, q) | Atom::Lt(p, q) => {
+                let (rp, rq) = (self.rep(*p), self.rep(*q));
+                (rp, rq) == (ra, rb) || (rp, rq) == (rb, ra)
+            }
+            Atom::Eq(..) => false,
+        })
+    }
+
+    /// Whether `a < b` follows from `pure` and the classes.
+    pub fn less(&self, pure: &[Atom], a: Term, b: Term) -> bool {
+        let (ra, rb) = (self.rep(a), self.rep(b));
+        if let (Term::Int(i), Term::Int(j)) = (ra, rb) {
+            return i < j;
+        }
+        pure.iter().any(|x| match x {
+            Atom::Lt(p, q) => self.rep(*p) == ra && self.rep(*q) == rb,
+            _ => false,
+        })
+    }
+}
+
+impl fmt::Display for SymHeap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = vec![];
+        for c in &self.cells {
+            let fields: Vec<String> = c.fields.iter().map(|t| t.to_string()).collect();
+            parts.push(format!(
+                "{} |-> s{}{{{}}}",
+                c.addr,
+                c.ty.0,
+                fields.join(", ")
+            ));
+        }
+        for s in &self.segs {
+            let bag: Vec<String> = s
+                .bag
+                .iter()
+                .map(|(t, n)| {
+                    if n == 1 {
+                        t.to_string()
+                    } else {
+                        format!("{t}*{n}")
+                    }
+                })
+                .collect();
+            parts.push(format!(
+                "list{}({}, {}, {{{}}})",
+                s.shape,
+                s.from,
+                s.to,
+                bag.join(", ")
+            ));
+        }
+        if self.junk {
+            parts.push("true".into());
+        }
+        if parts.is_empty() {
+            parts.push("emp".into());
+        }
+        let pure: Vec<String> = self
+            .pure
+            .iter()
+            .map(|a| match a {
+                Atom::Eq(x, y) => format!("{x} = {y}"),
+                Atom::Ne(x, y) => format!("{x} != {y}"),
+                Atom::Lt(x, y) => format!("{x} < {y}"),
+            })
+            .collect();
+        if pure.is_empty() {
+            write!(f, "{}", parts.join(" * "))
+        } else {
+            write!(f, "{} & {}", pure.join(" & "), parts.join(" * "))
+        }
+    }
+}
