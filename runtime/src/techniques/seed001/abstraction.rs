@@ -286,26 +286,8 @@ fn forget(h: &SymHeap) -> Option<SymHeap> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::ir::{StructId, VarId};
+    use crate::techniques::seed001::fixtures::{SHAPES, node, var};
     use crate::techniques::seed001::heap::Atom;
-
-    const SHAPES: [ListShape; 1] = [ListShape {
-        ty: StructId(0),
-        link: 0,
-        data: Some(1),
-    }];
-
-    fn var(i: u32) -> Term {
-        Term::Var(VarId(i))
-    }
-
-    fn node(addr: Term, next: Term, data: Term) -> Cell {
-        Cell {
-            addr,
-            ty: StructId(0),
-            fields: vec![next, data],
-        }
-    }
 
     fn heap(cells: Vec<Cell>, pure: Vec<Atom>) -> SymHeap {
         let mut h = SymHeap {

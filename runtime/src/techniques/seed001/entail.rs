@@ -283,26 +283,8 @@ impl<'a> Matcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::program::ir::{StructId, VarId};
+    use crate::techniques::seed001::fixtures::{SHAPES, node, var};
     use crate::techniques::seed001::heap::{Cell, Seg};
-
-    const SHAPES: [ListShape; 1] = [ListShape {
-        ty: StructId(0),
-        link: 0,
-        data: Some(1),
-    }];
-
-    fn var(i: u32) -> Term {
-        Term::Var(VarId(i))
-    }
-
-    fn node(addr: Term, next: Term, data: Term) -> Cell {
-        Cell {
-            addr,
-            ty: StructId(0),
-            fields: vec![next, data],
-        }
-    }
 
     fn list(from: Term, to: Term, bag: Bag) -> Seg {
         Seg {

@@ -14,4 +14,6 @@
 
 pub mod abstraction;
 pub mod entail;
+#[cfg(test)]
+mod fixtures;
 pub mod heap;
