@@ -28,6 +28,7 @@ use shapecheck_runtime::report;
 use shapecheck_runtime::techniques::explicit::Explicit;
 use shapecheck_runtime::techniques::seed000::Seed000;
 use shapecheck_runtime::techniques::seed000::lazy::LazyConfig;
+use shapecheck_runtime::techniques::seed001::Seed001;
 use shapecheck_runtime::techniques::seed002::Seed002;
 use shapecheck_runtime::techniques::seed003::Seed003;
 use shapecheck_runtime::techniques::seed003::families::Family;
@@ -182,6 +183,9 @@ enum Engine {
     Auto,
     Explicit,
     Shape,
+    /// Separation logic with multiset-parametric list domains refined by abduction (seed
+    /// 001; unreach-call, valid-deref, valid-free).
+    Separation,
     /// Template-based invariant synthesis (seed 002; unreach-call only).
     Template,
     /// Property-directed reachability over reachability predicates (seed 003; unreach-call,
@@ -196,6 +200,7 @@ impl Engine {
             Engine::Auto => Mode::Auto,
             Engine::Explicit => Mode::Only("explicit"),
             Engine::Shape => Mode::Only("shape"),
+            Engine::Separation => Mode::Only("separation"),
             Engine::Template => Mode::Only("template"),
             Engine::Pdr => Mode::Only("pdr"),
             Engine::Compare => Mode::Compare,
@@ -459,6 +464,7 @@ fn engines(args: &VerifyArgs) -> Engines {
                 ..LazyConfig::default()
             },
         },
+        seed001: Seed001,
         seed002: Seed002 {
             safety: Seed000 {
                 config: Seed002::safety_config(LazyConfig {

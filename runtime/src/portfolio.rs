@@ -4,7 +4,8 @@
 //! produces a [`Portfolio`] result: every [`Run`] in order and the final [`Verdict`].
 //!
 //! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow; at most a fifth of
-//!   the time and at most [`FIRST_PASS_CAP`]), then template synthesis (unreach-call only) on half of the time left,
+//!   the time and at most [`FIRST_PASS_CAP`]), then the separation-logic engine (a fifth of
+//!   the time left, at most [`SEPARATION_CAP`]), then template synthesis (unreach-call only) on half of the time left,
 //!   the lazy shape analysis on half of what is then left, PDR (where it applies) on a share
 //!   of what is then left, then the explicit engine with the rest; the first decided verdict
 //!   stands.
@@ -17,6 +18,7 @@ use crate::engine::{Engine, Run, Task, Verdict};
 use crate::explicit::explore::Limits;
 use crate::techniques::explicit::Explicit;
 use crate::techniques::seed000::Seed000;
+use crate::techniques::seed001::Seed001;
 use crate::techniques::seed002::Seed002;
 use crate::techniques::seed003::Seed003;
 
@@ -38,6 +40,8 @@ pub struct Engines {
     pub explicit: Explicit,
     /// The lazy shape analysis.
     pub seed000: Seed000,
+    /// Separation logic refined by abduction.
+    pub seed001: Seed001,
     /// Template-based invariant synthesis.
     pub seed002: Seed002,
     /// Property-directed reachability over reachability predicates.
@@ -68,6 +72,14 @@ pub const FIRST_PASS_CAP: std::time::Duration = std::time::Duration::from_secs(4
 /// cannot succeed usually stops early.
 pub const TEMPLATE_SHARE: f64 = 0.5;
 
+/// The share of the time left after the first pass that the separation-logic engine may
+/// take in auto mode: on the programs in its fragment it ends in seconds (a proof, or a
+/// counterexample it cannot refute); elsewhere it stops at the first construct outside it.
+pub const SEPARATION_SHARE: f64 = 0.2;
+
+/// The most time the separation-logic engine takes in auto mode.
+pub const SEPARATION_CAP: std::time::Duration = std::time::Duration::from_secs(15);
+
 /// The share of the time left that PDR may take in auto mode, on the tasks it applies to
 /// (unreach-call, valid-deref, valid-free and valid-memtrack on one list struct), after the
 /// shape analysis: it proves properties that need Boolean combinations of reachability facts,
@@ -78,7 +90,7 @@ pub const PDR_SHARE: f64 = 0.4;
 pub const PDR_CAP: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// The names `--engine` takes besides `auto` and `compare`.
-pub const ENGINES: [&str; 4] = ["explicit", "shape", "template", "pdr"];
+pub const ENGINES: [&str; 5] = ["explicit", "shape", "separation", "template", "pdr"];
 
 /// Engines that decided a task differently: a soundness bug.
 #[derive(Clone, Debug)]
@@ -107,14 +119,21 @@ impl Engines {
         match name {
             "explicit" => Some(&self.explicit),
             "shape" => Some(&self.seed000),
+            "separation" => Some(&self.seed001),
             "template" => Some(&self.seed002),
             "pdr" => Some(&self.seed003),
             _ => None,
         }
     }
 
-    fn all(&self) -> [&dyn Engine; 4] {
-        [&self.explicit, &self.seed002, &self.seed003, &self.seed000]
+    fn all(&self) -> [&dyn Engine; 5] {
+        [
+            &self.explicit,
+            &self.seed001,
+            &self.seed002,
+            &self.seed003,
+            &self.seed000,
+        ]
     }
 }
 
@@ -169,7 +188,11 @@ fn auto(task: &Task, engines: &Engines) -> Portfolio {
     } else {
         first.run(task)
     }];
-    if template_applies && !runs[0].verdict.decided() {
+    if engines.seed001.supports(task.properties).is_ok() && !runs[0].verdict.decided() {
+        let budget = task.budget.share(SEPARATION_SHARE).at_most(SEPARATION_CAP);
+        runs.push(engines.seed001.run(&task.with_budget(budget)));
+    }
+    if template_applies && !runs.iter().any(|r| r.verdict.decided()) {
         runs.push(
             engines
                 .seed002

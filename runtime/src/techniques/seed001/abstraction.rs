@@ -15,12 +15,12 @@
 //!    not protected.
 //! 6. `list(e, f, S) ⇝ list(e, f, pr_T(S, Π))`.
 //!
-//! Pure atoms about existentials that no longer occur in the spatial part are dropped (a
+//! Disequalities that separation implies are dropped, and pure atoms about existentials that no longer occur in the spatial part are dropped (a
 //! weakening). Every rule either removes a spatial conjunct, an existential or a multiset
 //! element, so rewriting terminates; every rule is an entailment `Δ ⊢ Δ'`, so `abs_T` is
 //! inflationary, and a larger `T` or `protect` fires fewer rules (monotone in `T`).
 
-use super::heap::{Bag, Cell, Classes, ListShape, Seg, SymHeap, Term};
+use super::heap::{Atom, Bag, Cell, Classes, ListShape, Seg, SymHeap, Term};
 use std::collections::BTreeSet;
 
 /// The abstraction with its parameter.
@@ -66,6 +66,7 @@ impl Abstraction<'_> {
     /// One rule application, if any fires.
     fn step(&self, h: &SymHeap) -> Option<SymHeap> {
         substitute(h)
+            .or_else(|| drop_implied(h))
             .or_else(|| collect_garbage(h))
             .or_else(|| self.merge(h))
             .or_else(|| self.project(h))
@@ -223,6 +224,21 @@ fn substitute(h: &SymHeap) -> Option<SymHeap> {
     Some(h.subst(x, c.rep(x)))
 }
 
+/// Drops the disequalities separation implies (between two allocated addresses, or between
+/// one and NULL): they are no information, and would pin the existentials they mention.
+fn drop_implied(h: &SymHeap) -> Option<SymHeap> {
+    let c = Classes::new(&h.pure);
+    let alloc: BTreeSet<Term> = h.allocated().into_iter().map(|t| c.rep(t)).collect();
+    let known = |t: Term| c.rep(t) == Term::Nil || alloc.contains(&c.rep(t));
+    let implied = |a: &Atom| matches!(a, Atom::Ne(x, y) if known(*x) && known(*y));
+    if !h.pure.iter().any(implied) {
+        return None;
+    }
+    let mut out = h.clone();
+    out.pure.retain(|a| !implied(a));
+    Some(out)
+}
+
 /// Rules 2 and 3: drops the conjuncts no root reaches, adding `true`.
 fn collect_garbage(h: &SymHeap) -> Option<SymHeap> {
     let c = Classes::new(&h.pure);
@@ -287,7 +303,6 @@ fn forget(h: &SymHeap) -> Option<SymHeap> {
 mod tests {
     use super::*;
     use crate::techniques::seed001::fixtures::{SHAPES, node, var};
-    use crate::techniques::seed001::heap::Atom;
 
     fn heap(cells: Vec<Cell>, pure: Vec<Atom>) -> SymHeap {
         let mut h = SymHeap {

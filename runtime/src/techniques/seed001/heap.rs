@@ -133,6 +133,26 @@ impl Bag {
         out
     }
 
+    /// Removes one copy of `t`, if it has one.
+    pub fn remove_one(&mut self, t: Term) {
+        if let Some(n) = self.0.get_mut(&t) {
+            *n -= 1;
+            if *n == 0 {
+                self.0.remove(&t);
+            }
+        }
+    }
+
+    /// How many copies of `t` it holds.
+    pub fn count(&self, t: Term) -> u32 {
+        self.0.get(&t).copied().unwrap_or(0)
+    }
+
+    /// The number of elements, with multiplicity.
+    pub fn size(&self) -> u32 {
+        self.0.values().sum()
+    }
+
     /// Whether it is empty.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

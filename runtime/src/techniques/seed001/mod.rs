@@ -1,19 +1,179 @@
 //! Seed 001: separation logic with multiset-parametric list domains, refined by abduction
 //! (Botinčan, Dodds, Magill, "Refining existential properties in separation logic
-//! analyses").
+//! analyses"), behind the engine interface.
 //!
-//! Status: the foundation only. It is not an engine yet and no portfolio runs it.
-//! - [`heap`]: symbolic heaps, with their equality closure, consistency and canonical form.
-//! - [`abstraction`]: the abstraction `abs_T` of the multiset domain SH^mls (Fig. 4), with the
-//!   address guard of SH^rls (Fig. 5).
-//! - [`entail`]: entailment between such heaps, the domain's order.
+//! Consumes a task whose properties are among unreach-call, valid-deref and valid-free, on a
+//! program without recursion or calls through pointers (calls are inlined: the paper's
+//! analysis is intra-procedural); produces TRUE when Algorithm 1 finishes an abstract
+//! reachability tree without `⊤` and its re-check passes (every post of every node entailed
+//! by a heap at its location, by the entailment procedure run afresh), UNKNOWN otherwise with
+//! the reason: a construct outside the fragment and its line, a counterexample the backward
+//! pass cannot refute (this engine does not answer FALSE: the portfolio's engines that
+//! replay runs do), or a bound. The loop: build the tree with `abs_T` ([`art`]); at an
+//! abstract counterexample run Algorithm 2 ([`refine`]): the backward pass by abduction
+//! finds where precision was lost and SelectSymbols the symbols `T` must keep; then the tree
+//! is rebuilt from the root with the larger `T` (the paper resumes from the refinement
+//! point; rebuilding gives the same final tree in this breadth-first order, at more cost).
 //!
-//! Still to come: symbolic execution over the program IR with rearrangement, Algorithm 1
-//! (the breadth-first ART), Algorithm 2 (backward abduction and SelectSymbols), the
-//! certificate re-check, and the spatial-predicate section of the spec language.
+//! The stages: [`heap`] (symbolic heaps), [`abstraction`] (`abs_T` of SH^mls with the
+//! address guard of SH^rls), [`entail`] (the order), [`exec`] (symbolic execution with
+//! rearrangement), [`art`] (Algorithm 1 and the re-check), [`refine`] (Algorithm 2),
+//! [`shapes`] (which structs are lists).
 
 pub mod abstraction;
+pub mod art;
 pub mod entail;
+pub mod exec;
 #[cfg(test)]
 mod fixtures;
 pub mod heap;
+pub mod refine;
+pub mod shapes;
+
+use crate::engine::{Certificate, Engine, Run, Task, Verdict};
+use crate::program::property::{Property, PropertySet};
+use crate::techniques::seed002::flat::Flat;
+use art::{Art, Forward, Precision};
+use exec::Exec;
+use std::time::Instant;
+
+/// The most refinements before the engine gives up.
+pub const MAX_REFINEMENTS: usize = 12;
+
+/// The separation-logic engine.
+#[derive(Clone, Debug, Default)]
+pub struct Seed001;
+
+/// The numbers of a finished run (the columns of the paper's Table 1).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// `|T|` after the last refinement.
+    pub symbols: usize,
+    /// Refinements.
+    pub refinements: usize,
+    /// Nodes of the final tree.
+    pub art: usize,
+    /// Entailment queries, over all trees built.
+    pub queries: usize,
+}
+
+impl Engine for Seed001 {
+    fn name(&self) -> &'static str {
+        "separation"
+    }
+
+    fn supports(&self, properties: &PropertySet) -> Result<(), String> {
+        let ok = |p: &Property| {
+            matches!(
+                p,
+                Property::UnreachCall | Property::ValidDeref | Property::ValidFree
+            )
+        };
+        if properties.0.iter().all(ok) {
+            Ok(())
+        } else {
+            Err(
+                "the separation-logic engine checks unreach-call, valid-deref and valid-free"
+                    .into(),
+            )
+        }
+    }
+
+    fn run(&self, task: &Task) -> Run {
+        let start = Instant::now();
+        let mut details = vec![];
+        let verdict = prove(task, &mut details).map(|(v, _)| v);
+        Run::finished(self.name(), start, verdict, details)
+    }
+}
+
+/// Algorithm 1 with Algorithm 2 on the task: the verdict and the run's numbers.
+pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats), String> {
+    let flat = Flat::new(task.program)?;
+    let shapes = shapes::list_shapes(&flat.prog);
+    let live = flat.liveness();
+    let exec = Exec {
+        prog: &flat.prog,
+        shapes: &shapes,
+        error_calls: task.properties.has(Property::UnreachCall),
+    };
+    let mut art = Art::new(&flat, exec, &shapes, &live);
+    let mut t = Precision::default();
+    let mut stats = Stats::default();
+    loop {
+        let cex = match art.forward(&t, &task.budget) {
+            Forward::Done => break,
+            Forward::Stop(why) => return Err(why),
+            Forward::Cex(cex) => cex,
+        };
+        stats.queries += art.queries;
+        art.queries = 0;
+        if stats.refinements >= MAX_REFINEMENTS {
+            return Err(format!(
+                "refinement limit reached: {} refinements, T = {}",
+                stats.refinements,
+                show(&flat.prog, &t)
+            ));
+        }
+        let r = refine::refine(&art, &cex, &t).map_err(|why| {
+            format!(
+                "refinement failed: {why}; the abstract counterexample passes lines {}",
+                lines(&art, &cex)
+            )
+        })?;
+        t.keep = t.keep.sum(&r.add.keep);
+        t.protect.extend(r.add.protect.iter().copied());
+        stats.refinements += 1;
+        details.push(format!(
+            "refinement {}: precision lost after line {}; T = {}",
+            stats.refinements,
+            r.line,
+            show(&flat.prog, &t)
+        ));
+    }
+    stats.queries += art.queries;
+    let checked = art
+        .recheck(&t)
+        .map_err(|why| format!("the re-check failed: {why}"))?;
+    stats.symbols = t.size();
+    stats.art = art.nodes.len();
+    let summary = format!(
+        "separation-logic invariant: an abstract reachability tree of {} symbolic heaps with \
+         T = {} after {} refinements; re-checked by {checked} fresh entailment queries",
+        stats.art,
+        show(&flat.prog, &t),
+        stats.refinements
+    );
+    details.push(summary.clone());
+    let cert = Certificate {
+        summary,
+        invariants: vec![],
+    };
+    Ok((Verdict::True(cert), stats))
+}
+
+/// `T` for messages: the data symbols, then the protected addresses.
+fn show(prog: &crate::program::ir::Program, t: &Precision) -> String {
+    let name = |x: heap::Term| match x {
+        heap::Term::Var(v) => prog.var(v).name.clone(),
+        other => other.to_string(),
+    };
+    let mut parts: Vec<String> = vec![];
+    for (x, n) in t.keep.iter() {
+        parts.extend(std::iter::repeat_n(name(x), n as usize));
+    }
+    parts.extend(t.protect.iter().map(|x| format!("&{}", name(*x))));
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// The source lines a counterexample passes.
+fn lines(art: &Art, cex: &art::Cex) -> String {
+    let mut out: Vec<u32> = cex.nodes[1..]
+        .iter()
+        .filter_map(|i| art.nodes[*i].parent)
+        .map(|(_, e)| art.flat.edges[e].line)
+        .collect();
+    out.push(art.flat.edges[cex.edge].line);
+    out.dedup();
+    out.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,578 @@
+//! Symbolic execution of the program IR over symbolic heaps (seed 001, section 2: the forward
+//! transfer `⟦c⟧(Δ)` by rearrangement and the small axioms of the commands).
+//!
+//! Consumes a heap and one operation of the inlined program ([`Flat`](crate::techniques::seed002::flat::Flat));
+//! produces the heaps after it ([`Post::Heaps`], inconsistent ones dropped), the error `⊤`
+//! ([`Post::Error`]: an error call, or an access or `free` the heap does not prove safe), or
+//! [`Post::Unsupported`] with the construct. Rearrangement exposes the cell a field access
+//! needs: a cell at a provably equal address, or the first cell of a segment starting there,
+//! unfolded by the recursive definition of Fig. 3 into every case (one per element of the
+//! segment's multiset, as the definition requires to be exhaustive). Values are terms: a
+//! variable's current value, a constant, or an existential; an assignment renames the old
+//! value of the variable to a fresh existential. Arithmetic the terms cannot express yields a
+//! fresh existential (a sound havoc), and a condition they cannot express constrains nothing.
+
+use super::heap::{Atom, Bag, Cell, Classes, ListShape, Seg, SymHeap, Term};
+use crate::program::ir::{
+    AllocKind, Builtin, Callee, CmpOp, ErrorCall, Expr, ExprKind, Op, Program, StructId, Type,
+    VarId,
+};
+
+/// What an operation does to one heap.
+#[derive(Clone, Debug)]
+pub enum Post {
+    /// The heaps after it (none: the operation blocks, as a false assumption or `abort`).
+    Heaps(Vec<SymHeap>),
+    /// `⊤`: the heap does not prove the operation safe, or it reaches an error call.
+    Error(String),
+    /// A construct outside the engine's fragment.
+    Unsupported(String),
+}
+
+/// A failed evaluation.
+enum Stop {
+    Error(String),
+    Unsupported(String),
+}
+
+type Res<T> = Result<T, Stop>;
+
+/// The symbolic executor of one program.
+#[derive(Clone, Copy)]
+pub struct Exec<'a> {
+    /// The (inlined) program whose operations run.
+    pub prog: &'a Program,
+    /// The domain's list shapes (how a segment unfolds).
+    pub shapes: &'a [ListShape],
+    /// Whether an error call is `⊤` (unreach-call is checked); otherwise it is a no-op.
+    pub error_calls: bool,
+}
+
+impl Exec<'_> {
+    /// `⟦op⟧(h)`.
+    pub fn post(&self, h: &SymHeap, op: &Op) -> Post {
+        let out = match op {
+            Op::Skip => Ok(vec![h.clone()]),
+            Op::Havoc(v) => Ok(vec![havoc(h, *v)]),
+            Op::Assign { lhs, rhs } => self.assign(h, lhs, rhs),
+            Op::Assume { cond, positive } => self.assume(h, cond, *positive),
+            Op::Call {
+                lhs,
+                callee: Callee::Builtin(b),
+                args,
+            } => self.builtin(h, lhs.as_ref(), *b, args),
+            Op::Call { .. } => Err(Stop::Unsupported("a call that was not inlined".into())),
+            Op::CallPtr { .. } => Err(Stop::Unsupported(
+                "a call through a function pointer".into(),
+            )),
+            Op::Return(_) => Ok(vec![h.clone()]),
+            Op::Unsupported(what) => Err(Stop::Unsupported(what.clone())),
+        };
+        match out {
+            Ok(hs) => Post::Heaps(hs.into_iter().filter(|h| !h.inconsistent()).collect()),
+            Err(Stop::Error(why)) => Post::Error(why),
+            Err(Stop::Unsupported(why)) => Post::Unsupported(why),
+        }
+    }
+
+    /// `lhs = rhs`.
+    fn assign(&self, h: &SymHeap, lhs: &Expr, rhs: &Expr) -> Res<Vec<SymHeap>> {
+        let mut out = vec![];
+        for (h, v) in self.value(h, rhs)? {
+            out.extend(self.store(&h, lhs, v)?);
+        }
+        Ok(out)
+    }
+
+    /// Writes the term `v` into the lvalue `lhs`.
+    fn store(&self, h: &SymHeap, lhs: &Expr, v: Term) -> Res<Vec<SymHeap>> {
+        if !lhs.ty.is_scalar() {
+            return Err(Stop::Unsupported("an assignment of a whole struct".into()));
+        }
+        match &lhs.kind {
+            ExprKind::Var(x) => Ok(vec![set_var(h, *x, v)]),
+            ExprKind::Field(base, off, _) => {
+                let ExprKind::Deref(p) = &base.kind else {
+                    return Err(Stop::Unsupported("a field of a struct variable".into()));
+                };
+                let ty = struct_of(&base.ty)?;
+                let f = self.field_index(ty, *off)?;
+                let mut out = vec![];
+                for (h, a) in self.value(h, p)? {
+                    for (mut h, i) in self.expose(&h, a, ty)? {
+                        h.cells[i].fields[f] = v;
+                        h.sort();
+                        out.push(h);
+                    }
+                }
+                Ok(out)
+            }
+            _ => Err(Stop::Unsupported(
+                "a write through a pointer to a scalar".into(),
+            )),
+        }
+    }
+
+    /// The value of a scalar expression, one per case of the rearrangement its reads need.
+    fn value(&self, h: &SymHeap, e: &Expr) -> Res<Vec<(SymHeap, Term)>> {
+        match &e.kind {
+            ExprKind::Const(k) => match (&e.ty, k) {
+                (Type::Ptr(_), 0) => Ok(vec![(h.clone(), Term::Nil)]),
+                (Type::Ptr(_), _) => Err(Stop::Unsupported("an absolute address".into())),
+                _ => Ok(vec![(h.clone(), Term::Int(*k))]),
+            },
+            ExprKind::Var(x) if e.ty.is_scalar() => Ok(vec![(h.clone(), Term::Var(*x))]),
+            ExprKind::Field(base, off, _) if e.ty.is_scalar() => {
+                let ExprKind::Deref(p) = &base.kind else {
+                    return Err(Stop::Unsupported("a field of a struct variable".into()));
+                };
+                let ty = struct_of(&base.ty)?;
+                let f = self.field_index(ty, *off)?;
+                let mut out = vec![];
+                for (h, a) in self.value(h, p)? {
+                    for (h, i) in self.expose(&h, a, ty)? {
+                        let t = h.cells[i].fields[f];
+                        out.push((h, t));
+                    }
+                }
+                Ok(out)
+            }
+            ExprKind::Cast(a) if same_value(&a.ty, &e.ty) => self.value(h, a),
+            ExprKind::Cast(a) | ExprKind::Unary(_, a) => self.havoc_value(h, &[a]),
+            ExprKind::Binary(_, a, b) | ExprKind::Cmp(_, a, b) => self.havoc_value(h, &[a, b]),
+            _ => Err(Stop::Unsupported(format!(
+                "the expression form {}",
+                expr_form(e)
+            ))),
+        }
+    }
+
+    /// A fresh value for an expression the terms cannot express, after the reads of its
+    /// operands (which must be safe).
+    fn havoc_value(&self, h: &SymHeap, parts: &[&Expr]) -> Res<Vec<(SymHeap, Term)>> {
+        let mut hs = vec![h.clone()];
+        for p in parts {
+            let mut next = vec![];
+            for h in &hs {
+                next.extend(self.value(h, p)?.into_iter().map(|(h, _)| h));
+            }
+            hs = next;
+        }
+        Ok(hs
+            .into_iter()
+            .map(|h| {
+                let t = h.fresh();
+                (h, t)
+            })
+            .collect())
+    }
+
+    /// `assume(cond)` (or its negation): one heap per case of the reads and of `≤`.
+    fn assume(&self, h: &SymHeap, cond: &Expr, positive: bool) -> Res<Vec<SymHeap>> {
+        let (op, a, b) = match &cond.kind {
+            ExprKind::Cmp(op, a, b) => (*op, a.as_ref().clone(), b.as_ref().clone()),
+            _ => {
+                let zero = if matches!(cond.ty, Type::Ptr(_)) {
+                    Term::Nil
+                } else {
+                    Term::Int(0)
+                };
+                let mut out = vec![];
+                for (h, v) in self.value(h, cond)? {
+                    let op = if positive { CmpOp::Ne } else { CmpOp::Eq };
+                    out.extend(constrain(&h, op, v, zero));
+                }
+                return Ok(out);
+            }
+        };
+        let op = if positive { op } else { op.negate() };
+        let exact = comparable(&a.ty, &b.ty);
+        let mut out = vec![];
+        for (h, x) in self.value(h, &a)? {
+            for (h, y) in self.value(&h, &b)? {
+                if exact {
+                    out.extend(constrain(&h, op, x, y));
+                } else {
+                    out.push(h);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A call of a library function.
+    fn builtin(
+        &self,
+        h: &SymHeap,
+        lhs: Option<&Expr>,
+        b: Builtin,
+        args: &[Expr],
+    ) -> Res<Vec<SymHeap>> {
+        match b {
+            Builtin::Nondet => match lhs {
+                Some(l) => {
+                    let t = h.fresh();
+                    self.store(h, l, t)
+                }
+                None => Ok(vec![h.clone()]),
+            },
+            Builtin::Assume => match args.first() {
+                Some(c) => self.assume(h, c, true),
+                None => Ok(vec![h.clone()]),
+            },
+            Builtin::Error(e) if self.error_calls => Err(Stop::Error(match e {
+                ErrorCall::AssertFail => "a failing assertion".into(),
+                _ => "the error function is called".into(),
+            })),
+            Builtin::Error(_) => Ok(vec![h.clone()]),
+            Builtin::Abort | Builtin::Exit => Ok(vec![]),
+            Builtin::Alloc(kind) => self.alloc(h, lhs, kind, args),
+            Builtin::Free => self.free(h, args),
+            other => Err(Stop::Unsupported(format!("the library call {other:?}"))),
+        }
+    }
+
+    /// `lhs = malloc/calloc(size)`: a fresh cell of the struct the size or the target names,
+    /// and NULL too when allocation may fail.
+    fn alloc(
+        &self,
+        h: &SymHeap,
+        lhs: Option<&Expr>,
+        kind: AllocKind,
+        args: &[Expr],
+    ) -> Res<Vec<SymHeap>> {
+        let Some(lhs) = lhs else {
+            return Err(Stop::Unsupported(
+                "an allocation whose result is dropped".into(),
+            ));
+        };
+        if kind == AllocKind::Alloca {
+            return Err(Stop::Unsupported("alloca".into()));
+        }
+        let ty = self.allocated_struct(lhs, kind, args)?;
+        let mut g = h.clone();
+        let addr = g.fresh();
+        let n = self.prog.strukt(ty).fields.len();
+        let mut fields = vec![];
+        for (i, f) in self.prog.strukt(ty).fields.iter().enumerate() {
+            fields.push(match (kind, &f.ty) {
+                (AllocKind::Calloc, Type::Ptr(_)) => Term::Nil,
+                (AllocKind::Calloc, _) => Term::Int(0),
+                _ => Term::Ex(fresh_index(addr) + 1 + i as u32),
+            });
+        }
+        debug_assert_eq!(fields.len(), n);
+        g.cells.push(Cell { addr, ty, fields });
+        g.sort();
+        let mut out = self.store(&g, lhs, addr)?;
+        if self.prog.alloc_may_fail {
+            out.extend(self.store(h, lhs, Term::Nil)?);
+        }
+        Ok(out)
+    }
+
+    /// The struct an allocation makes: the target's pointee, or the one struct of that size.
+    fn allocated_struct(&self, lhs: &Expr, kind: AllocKind, args: &[Expr]) -> Res<StructId> {
+        if let Some(Type::Struct(s)) = lhs.ty.pointee() {
+            return Ok(*s);
+        }
+        let size = match (kind, args) {
+            (AllocKind::Calloc, [n, s]) => const_of(n).zip(const_of(s)).map(|(n, s)| n * s),
+            (_, [s, ..]) => const_of(s),
+            _ => None,
+        };
+        let Some(size) = size else {
+            return Err(Stop::Unsupported(
+                "an allocation of a size that is not constant".into(),
+            ));
+        };
+        let by_shape = self
+            .shapes
+            .iter()
+            .map(|s| s.ty)
+            .filter(|t| self.prog.strukt(*t).size as i64 == size)
+            .collect::<Vec<_>>();
+        let all: Vec<StructId> = (0..self.prog.structs.len() as u32)
+            .map(StructId)
+            .filter(|t| {
+                let s = self.prog.strukt(*t);
+                s.complete && !s.is_union && s.size as i64 == size
+            })
+            .collect();
+        match (by_shape.as_slice(), all.as_slice()) {
+            ([t], _) | ([], [t]) => Ok(*t),
+            _ => Err(Stop::Unsupported(format!(
+                "an allocation of {size} bytes that no single struct matches"
+            ))),
+        }
+    }
+
+    /// `free(p)`: NULL is a no-op; otherwise the cell at `p` must be exposed, and goes.
+    fn free(&self, h: &SymHeap, args: &[Expr]) -> Res<Vec<SymHeap>> {
+        let Some(p) = args.first() else {
+            return Err(Stop::Unsupported("free without argument".into()));
+        };
+        let mut out = vec![];
+        for (h, a) in self.value(h, p)? {
+            let c = Classes::new(&h.pure);
+            if c.equal(a, Term::Nil) {
+                out.push(h);
+                continue;
+            }
+            let Some(ty) = self.type_at(&h, &c, a) else {
+                return Err(Stop::Error(
+                    "free of a pointer the heap does not own".into(),
+                ));
+            };
+            let mut cases = vec![];
+            if !c.differ(&h.pure, a, Term::Nil) {
+                let mut z = h.clone();
+                z.assume(Atom::eq(a, Term::Nil));
+                let mut nz = h.clone();
+                nz.assume(Atom::ne(a, Term::Nil));
+                cases.push(z);
+                cases.extend(self.expose(&nz, a, ty)?.into_iter().map(|(mut g, i)| {
+                    g.cells.remove(i);
+                    g
+                }));
+            } else {
+                cases.extend(self.expose(&h, a, ty)?.into_iter().map(|(mut g, i)| {
+                    g.cells.remove(i);
+                    g
+                }));
+            }
+            out.extend(cases);
+        }
+        Ok(out)
+    }
+
+    /// The struct of the cell or segment at `a`, if the heap allocates it.
+    fn type_at(&self, h: &SymHeap, c: &Classes, a: Term) -> Option<StructId> {
+        h.cells
+            .iter()
+            .find(|x| c.equal(x.addr, a))
+            .map(|x| x.ty)
+            .or_else(|| {
+                h.segs
+                    .iter()
+                    .find(|s| c.equal(s.from, a))
+                    .map(|s| self.shapes[s.shape].ty)
+            })
+    }
+
+    /// Rearrangement: the cases of `h` in which a cell of struct `ty` at address `a` is
+    /// exposed, with its index; `⊤` when `h` does not prove `a` allocated.
+    fn expose(&self, h: &SymHeap, a: Term, ty: StructId) -> Res<Vec<(SymHeap, usize)>> {
+        let c = Classes::new(&h.pure);
+        if let Some(i) = h.cells.iter().position(|x| c.equal(x.addr, a)) {
+            if h.cells[i].ty != ty {
+                return Err(Stop::Unsupported(
+                    "a cell accessed at another struct type".into(),
+                ));
+            }
+            return Ok(vec![(h.clone(), i)]);
+        }
+        let Some(j) = h.segs.iter().position(|s| c.equal(s.from, a)) else {
+            let why = if c.equal(a, Term::Nil) {
+                "a dereference of NULL"
+            } else {
+                "a dereference of a pointer the heap does not prove allocated"
+            };
+            return Err(Stop::Error(why.into()));
+        };
+        if self.shapes[h.segs[j].shape].ty != ty {
+            return Err(Stop::Unsupported(
+                "a list accessed at another struct type".into(),
+            ));
+        }
+        Ok(self
+            .unfold(h, j)
+            .into_iter()
+            .filter(|g| !g.inconsistent())
+            .map(|g| {
+                let c = Classes::new(&g.pure);
+                let i = g.cells.iter().position(|x| c.equal(x.addr, a));
+                (g, i.expect("unfolding exposes the segment's first cell"))
+            })
+            .collect())
+    }
+
+    /// The cases of `list(e, f, S)` (Fig. 3): its first cell, then the rest of the segment.
+    pub fn unfold(&self, h: &SymHeap, j: usize) -> Vec<SymHeap> {
+        let seg = h.segs[j].clone();
+        let mut base = h.clone();
+        base.segs.remove(j);
+        let shape = self.shapes[seg.shape];
+        let mut out = vec![];
+        let elems: Vec<(Term, u32)> = seg.bag.iter().collect();
+        let size: u32 = elems.iter().map(|(_, n)| n).sum();
+        // One cell: only if the multiset has at most one element.
+        if size <= 1 {
+            let d = elems.first().map(|(t, _)| *t);
+            out.push(self.with_cell(&base, shape, seg.from, seg.to, d, None));
+        }
+        // A cell holding one element of S, then the rest.
+        for (d, _) in &elems {
+            let mut rest = seg.bag.clone();
+            rest.remove_one(*d);
+            out.push(self.with_cell(&base, shape, seg.from, seg.to, Some(*d), Some(rest)));
+        }
+        // A cell holding anything, then a segment with all of S.
+        out.push(self.with_cell(&base, shape, seg.from, seg.to, None, Some(seg.bag.clone())));
+        out
+    }
+
+    /// `base ∗ node(e, x', d) ∗ list(x', f, rest)` (or `node(e, f, d)` without `rest`).
+    fn with_cell(
+        &self,
+        base: &SymHeap,
+        shape: ListShape,
+        e: Term,
+        f: Term,
+        d: Option<Term>,
+        rest: Option<Bag>,
+    ) -> SymHeap {
+        let mut h = base.clone();
+        let n = self.prog.strukt(shape.ty).fields.len();
+        let first = fresh_index(h.fresh());
+        let mut fields: Vec<Term> = (0..n as u32).map(|i| Term::Ex(first + i)).collect();
+        if let (Some(k), Some(d)) = (shape.data, d) {
+            fields[k] = d;
+        }
+        match rest {
+            None => fields[shape.link] = f,
+            Some(bag) => {
+                let next = Term::Ex(first + n as u32);
+                fields[shape.link] = next;
+                h.segs.push(Seg {
+                    shape: self.shapes.iter().position(|s| *s == shape).unwrap_or(0),
+                    from: next,
+                    to: f,
+                    bag,
+                });
+            }
+        }
+        h.cells.push(Cell {
+            addr: e,
+            ty: shape.ty,
+            fields,
+        });
+        h.sort();
+        h
+    }
+
+    /// The index of the field at byte offset `off` of struct `ty`.
+    fn field_index(&self, ty: StructId, off: u64) -> Res<usize> {
+        let s = self.prog.strukt(ty);
+        if s.is_union {
+            return Err(Stop::Unsupported(format!("the union {}", s.name)));
+        }
+        let i = s
+            .fields
+            .iter()
+            .position(|f| f.offset == off && f.bits.is_none());
+        let Some(i) = i else {
+            return Err(Stop::Unsupported(format!(
+                "a field at offset {off} of {} that is not a scalar",
+                s.name
+            )));
+        };
+        if !s.fields[i].ty.is_scalar() {
+            return Err(Stop::Unsupported(format!(
+                "the aggregate field {} of {}",
+                s.fields[i].name, s.name
+            )));
+        }
+        Ok(i)
+    }
+}
+
+/// `h` with variable `x` holding `v` (its old value renamed to a fresh existential).
+pub fn set_var(h: &SymHeap, x: VarId, v: Term) -> SymHeap {
+    let old = h.fresh();
+    let mut g = h.subst(Term::Var(x), old);
+    let v = if v == Term::Var(x) { old } else { v };
+    g.assume(Atom::eq(Term::Var(x), v));
+    g
+}
+
+/// `h` with variable `x` holding an unknown value.
+pub fn havoc(h: &SymHeap, x: VarId) -> SymHeap {
+    h.subst(Term::Var(x), h.fresh())
+}
+
+/// The cases of `h ∧ x op y`.
+fn constrain(h: &SymHeap, op: CmpOp, x: Term, y: Term) -> Vec<SymHeap> {
+    let with = |a: Atom| {
+        let mut g = h.clone();
+        g.assume(a);
+        g
+    };
+    match op {
+        CmpOp::Eq => vec![with(Atom::eq(x, y))],
+        CmpOp::Ne => vec![with(Atom::ne(x, y))],
+        CmpOp::Lt => vec![with(Atom::Lt(x, y))],
+        CmpOp::Gt => vec![with(Atom::Lt(y, x))],
+        CmpOp::Le => vec![with(Atom::Lt(x, y)), with(Atom::eq(x, y))],
+        CmpOp::Ge => vec![with(Atom::Lt(y, x)), with(Atom::eq(x, y))],
+    }
+}
+
+/// The index of an existential.
+fn fresh_index(t: Term) -> u32 {
+    match t {
+        Term::Ex(i) => i,
+        _ => 0,
+    }
+}
+
+/// The struct a pointer-to-struct or struct type names.
+fn struct_of(ty: &Type) -> Res<StructId> {
+    match ty {
+        Type::Struct(s) => Ok(*s),
+        _ => Err(Stop::Unsupported("a field access on a non-struct".into())),
+    }
+}
+
+/// Whether a conversion from `from` to `to` keeps every value as it is.
+fn same_value(from: &Type, to: &Type) -> bool {
+    match (from, to) {
+        (Type::Ptr(_), Type::Ptr(_)) => true,
+        (Type::Int(a), Type::Int(b)) => {
+            !b.boolean && (a.signed == b.signed && a.bits <= b.bits || !a.signed && a.bits < b.bits)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a comparison of two values of these types is the mathematical comparison of the
+/// terms: both pointers, or both integers of one signedness.
+fn comparable(a: &Type, b: &Type) -> bool {
+    match (a, b) {
+        (Type::Ptr(_), Type::Ptr(_)) => true,
+        (Type::Int(x), Type::Int(y)) => x.signed == y.signed,
+        _ => false,
+    }
+}
+
+/// An integer constant, through casts.
+fn const_of(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Const(k) => Some(*k),
+        ExprKind::Cast(a) => const_of(a),
+        _ => None,
+    }
+}
+
+/// A short name of an expression's form, for messages.
+fn expr_form(e: &Expr) -> &'static str {
+    match &e.kind {
+        ExprKind::AddrOf(_) => "&e (address of a variable or field)",
+        ExprKind::FuncAddr(_) => "a function address",
+        ExprKind::Str(_) => "a string literal",
+        ExprKind::PtrAdd(..) | ExprKind::PtrDiff(..) => "pointer arithmetic",
+        ExprKind::BitField(..) => "a bit-field",
+        ExprKind::Deref(_) => "*p of a scalar",
+        _ => "an aggregate value",
+    }
+}

@@ -1,0 +1,446 @@
+//! Algorithm 2 of seed 001 (Refine): the backward pass over an abstract counterexample by
+//! abduction, the refinement point, and SelectSymbols.
+//!
+//! Consumes the tree's counterexample (its forward heaps `Δ_i` and edges) and the current
+//! precision; produces the symbols to add to `T`, or why no refinement applies. The backward
+//! pass computes, position by position from the error, a sufficient resource `Δ'_i` that
+//! avoids it: a disjunction of heaps `Π ∧ cells ∗ true`. At the error the resource is
+//! `false` (an error call) or the cell the faulting access needs (`p ↦ _ ∗ true`). Each
+//! command's backward transfer abduces what its reads need: a load `x = p->f` whose result
+//! the resource mentions adds the cell `p ↦ {f: v'}` (unless one is there) and substitutes
+//! `v'` for `x`; `assume(c)` gives `¬c ∨ Δ'` (the weakest precondition, with the cells its
+//! reads need); a store writes into the resource's cell at that address; an assignment
+//! substitutes; an unknown value (`nondet`, arithmetic) is universally quantified, so a
+//! resource that mentions it is dropped (`false`, always a solution). Disjuncts inconsistent
+//! with the forward heap at their position stay: the forward heap may be the
+//! over-approximation that lost what they need (the paper's `Δ'12` contradicts `Δ12`).
+//!
+//! The refinement point is the last position from the error at which the forward heap
+//! entails the resource (`Δ_i ⊢ Δ'_i`): precision was lost on the edge after it, by the
+//! abstraction at the next location. SelectSymbols then compares the aligned heaps after the
+//! point: each program variable that a resource equates with a data value or an address
+//! (a pure equality, or a cell field that is the variable: the value a cell holds or the
+//! address it points to) and whose equality is
+//! consistent with the forward heap at that position, and that is live where precision was
+//! lost, is selected: data variables for the multisets (with the number of cells holding it
+//! as its multiplicity), pointer variables as protected addresses.
+
+use super::art::{Art, Cex, Precision};
+use super::entail::entails_one;
+use super::heap::{Atom, Bag, Cell, Classes, SymHeap, Term};
+use crate::program::ir::{
+    Builtin, Callee, CmpOp, Expr, ExprKind, Op, Program, StructId, Type, VarId,
+};
+
+/// The most disjuncts a resource keeps.
+const MAX_DISJUNCTS: usize = 24;
+
+/// What Refine found.
+#[derive(Clone, Debug)]
+pub struct Refinement {
+    /// The position of the refinement point on the path (precision lost on its next edge).
+    pub point: usize,
+    /// The source line of the edge after it.
+    pub line: u32,
+    /// The symbols to add.
+    pub add: Precision,
+}
+
+/// Algorithm 2 on `cex`: the refinement, or why there is none.
+pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String> {
+    let prog = &art.flat.prog;
+    let heaps: Vec<&SymHeap> = cex.nodes.iter().map(|i| &art.nodes[*i].heap).collect();
+    let mut edges: Vec<usize> = cex.nodes[1..]
+        .iter()
+        .map(|i| {
+            art.nodes[*i]
+                .parent
+                .expect("a non-root node has a parent")
+                .1
+        })
+        .collect();
+    edges.push(cex.edge);
+    let k = heaps.len() - 1;
+    // Δ'_k: what the failing command needs.
+    let last = &art.flat.edges[cex.edge].op;
+    let mut bwd: Vec<Vec<SymHeap>> = vec![vec![]; k + 1];
+    bwd[k] = prune(needs(prog, last));
+    let mut i = k;
+    loop {
+        if !bwd[i].is_empty() && entails_one(art.shapes, heaps[i], &bwd[i]) {
+            break;
+        }
+        if std::env::var_os("SHAPECHECK_SL_DEBUG").is_some() {
+            let e = art.flat.edges[edges[i]].clone();
+            eprintln!("[{i}] line {} {:?}\n  fwd {}", e.line, e.op, heaps[i]);
+            for d in &bwd[i] {
+                eprintln!("  bwd {d}");
+            }
+        }
+        if i == 0 {
+            return Err(format!(
+                "the backward pass over the abstract counterexample of {} steps found no point \
+                 where the forward heap meets its sufficient resource ({})",
+                k + 1,
+                cex.why
+            ));
+        }
+        let op = &art.flat.edges[edges[i - 1]].op;
+        bwd[i - 1] = prune(back(prog, op, &bwd[i]));
+        i -= 1;
+    }
+    if i == k {
+        return Err(format!(
+            "the forward heap already holds what the failing command needs ({})",
+            cex.why
+        ));
+    }
+    let at = art.flat.edges[edges[i]].to;
+    let live = &art.live[at];
+    let mut add = Precision::default();
+    for j in i + 1..=k {
+        select(prog, heaps[j], &bwd[j], live, &mut add);
+    }
+    add.keep = Bag::from_counts(
+        add.keep
+            .iter()
+            .filter(|(x, n)| t.keep.count(*x) < *n)
+            .map(|(x, n)| (x, n - t.keep.count(x))),
+    );
+    add.protect.retain(|x| !t.protect.contains(x));
+    if add.size() == 0 {
+        return Err(format!(
+            "precision was lost after line {} but SelectSymbols finds no new symbol ({})",
+            art.flat.edges[edges[i]].line, cex.why
+        ));
+    }
+    Ok(Refinement {
+        point: i,
+        line: art.flat.edges[edges[i]].line,
+        add,
+    })
+}
+
+/// SelectSymbols on one aligned pair: the variables the resource equates with a value of
+/// the heap, consistently with the forward heap.
+fn select(
+    prog: &Program,
+    fwd: &SymHeap,
+    bwd: &[SymHeap],
+    live: &std::collections::BTreeSet<VarId>,
+    out: &mut Precision,
+) {
+    for d in bwd {
+        let c = Classes::new(&d.pure);
+        let mut vars: Vec<(VarId, u32)> = vec![];
+        for t in d.terms() {
+            let Term::Var(v) = t else { continue };
+            if !live.contains(&v) || vars.iter().any(|(x, _)| *x == v) {
+                continue;
+            }
+            let equated = d
+                .pure
+                .iter()
+                .any(|a| matches!(a, Atom::Eq(p, q) if *p == t || *q == t))
+                || d.cells
+                    .iter()
+                    .any(|cell| cell.fields.iter().any(|f| c.equal(*f, t)));
+            if !equated || !compatible(fwd, d) {
+                continue;
+            }
+            let holders = d
+                .cells
+                .iter()
+                .filter(|cell| cell.fields.iter().any(|f| c.equal(*f, t)))
+                .count() as u32;
+            vars.push((v, holders.max(1)));
+        }
+        for (v, n) in vars {
+            let t = Term::Var(v);
+            if matches!(prog.var(v).ty, Type::Ptr(_)) {
+                if !out.protect.contains(&t) {
+                    out.protect.push(t);
+                }
+            } else if out.keep.count(t) < n {
+                let more = n - out.keep.count(t);
+                out.keep.add(t, more);
+            }
+        }
+    }
+}
+
+/// Whether `fwd ∗ d` (existentials renamed apart) is consistent.
+fn compatible(fwd: &SymHeap, d: &SymHeap) -> bool {
+    let shift = match fwd.fresh() {
+        Term::Ex(i) => i,
+        _ => 0,
+    };
+    let d = d.map(&|t| match t {
+        Term::Ex(i) => Term::Ex(i + shift),
+        t => t,
+    });
+    let mut both = fwd.clone();
+    both.pure.extend(d.pure.iter().copied());
+    // The resource's cells are a part of the heap: if the forward heap has a cell at an
+    // address, the resource's cell there is the same one.
+    let c = Classes::new(&both.pure);
+    let fwd_alloc = fwd.allocated();
+    both.cells.extend(
+        d.cells
+            .iter()
+            .filter(|x| !fwd_alloc.iter().any(|y| c.equal(x.addr, *y)))
+            .cloned(),
+    );
+    both.sort();
+    !both.inconsistent()
+}
+
+/// Keeps the consistent disjuncts, at most [`MAX_DISJUNCTS`], without duplicates. (A
+/// disjunct inconsistent with the forward heap stays: the forward heap may be the
+/// over-approximation that lost what the disjunct needs.)
+fn prune(ds: Vec<SymHeap>) -> Vec<SymHeap> {
+    let mut out: Vec<SymHeap> = vec![];
+    for d in ds {
+        let d = d.canonical();
+        if !d.inconsistent() && !out.contains(&d) {
+            out.push(d);
+        }
+        if out.len() >= MAX_DISJUNCTS {
+            break;
+        }
+    }
+    out
+}
+
+/// The resource the failing command needs: `false` for an error call, the cell a faulting
+/// access or `free` touches otherwise.
+fn needs(prog: &Program, op: &Op) -> Vec<SymHeap> {
+    if let Op::Call {
+        callee: Callee::Builtin(Builtin::Error(_)),
+        ..
+    } = op
+    {
+        return vec![];
+    }
+    let mut d = junk();
+    let mut derefs = vec![];
+    for e in op.exprs() {
+        e.visit(&mut |x| {
+            if let ExprKind::Field(base, _, _) = &x.kind
+                && let (ExprKind::Deref(p), Type::Struct(s)) = (&base.kind, &base.ty)
+            {
+                derefs.push((p.as_ref().clone(), *s));
+            }
+        });
+    }
+    if let Op::Call {
+        callee: Callee::Builtin(Builtin::Free),
+        args,
+        ..
+    } = op
+        && let Some(p) = args.first()
+        && let Some(Type::Struct(s)) = p.ty.pointee()
+    {
+        derefs.push((p.clone(), *s));
+    }
+    for (p, s) in derefs {
+        if let Some((g, a)) = term(prog, &d, &p) {
+            d = g;
+            cell_at(prog, &mut d, a, s);
+        }
+    }
+    vec![d]
+}
+
+/// `true`: the empty resource with junk.
+fn junk() -> SymHeap {
+    SymHeap {
+        junk: true,
+        ..SymHeap::emp()
+    }
+}
+
+/// The backward transfer of one command over a disjunction.
+fn back(prog: &Program, op: &Op, post: &[SymHeap]) -> Vec<SymHeap> {
+    let mut out = vec![];
+    match op {
+        Op::Assume { cond, positive } => {
+            out.extend(negation(prog, cond, *positive));
+            out.extend(post.iter().cloned());
+        }
+        Op::Call {
+            callee: Callee::Builtin(Builtin::Assume),
+            args,
+            ..
+        } => {
+            if let Some(c) = args.first() {
+                out.extend(negation(prog, c, true));
+            }
+            out.extend(post.iter().cloned());
+        }
+        _ => {
+            for d in post {
+                out.extend(back_one(prog, op, d));
+            }
+        }
+    }
+    out
+}
+
+/// The backward transfer of a command other than an assumption on one disjunct.
+fn back_one(prog: &Program, op: &Op, d: &SymHeap) -> Option<SymHeap> {
+    match op {
+        Op::Assign { lhs, rhs } => assign_back(prog, d, lhs, Some(rhs)),
+        Op::Havoc(v) => forall(d, *v),
+        Op::Call {
+            lhs: Some(l),
+            callee: Callee::Builtin(Builtin::Nondet),
+            ..
+        } => match l.kind {
+            ExprKind::Var(v) => forall(d, v),
+            _ => assign_back(prog, d, l, None),
+        },
+        Op::Call {
+            lhs: Some(l),
+            callee: Callee::Builtin(Builtin::Alloc(_)),
+            ..
+        } => {
+            let ExprKind::Var(v) = l.kind else {
+                return None;
+            };
+            let x = Term::Var(v);
+            let c = Classes::new(&d.pure);
+            let mut g = d.clone();
+            g.cells.retain(|cell| !c.equal(cell.addr, x));
+            Some(g.subst(x, g.fresh()))
+        }
+        _ => Some(d.clone()),
+    }
+}
+
+/// `∀v. d`, as far as this fragment says: `d` if it does not mention `v`, else `false`.
+fn forall(d: &SymHeap, v: VarId) -> Option<SymHeap> {
+    (!d.terms().contains(&Term::Var(v))).then(|| d.clone())
+}
+
+/// The resource before `lhs = rhs` (`rhs` unknown: `None`).
+fn assign_back(prog: &Program, d: &SymHeap, lhs: &Expr, rhs: Option<&Expr>) -> Option<SymHeap> {
+    match &lhs.kind {
+        ExprKind::Var(v) => {
+            let x = Term::Var(*v);
+            if !d.terms().contains(&x) {
+                return Some(d.clone());
+            }
+            // The resource speaks of the new value; the reads of `rhs` of the old heap.
+            let w = d.fresh();
+            let (g, val) = term(prog, &d.subst(x, w), rhs?)?;
+            Some(g.subst(w, val))
+        }
+        ExprKind::Field(base, off, _) => {
+            let (ExprKind::Deref(p), Type::Struct(s)) = (&base.kind, &base.ty) else {
+                return Some(d.clone());
+            };
+            let f = field(prog, *s, *off)?;
+            let (mut g, a) = term(prog, d, p)?;
+            let c = Classes::new(&g.pure);
+            let Some(i) = g.cells.iter().position(|cell| c.equal(cell.addr, a)) else {
+                // Not part of the resource: the write must not touch its cells.
+                let others: Vec<Term> = g.cells.iter().map(|cell| cell.addr).collect();
+                for b in others {
+                    g.assume(Atom::ne(a, b));
+                }
+                return Some(g);
+            };
+            let old = g.cells[i].fields[f];
+            let fresh = g.fresh();
+            g.cells[i].fields[f] = fresh;
+            match rhs {
+                Some(r) => {
+                    let (mut h, v) = term(prog, &g, r)?;
+                    h.assume(Atom::eq(old, v));
+                    Some(h)
+                }
+                None => (!g.terms().contains(&old) || old.is_ex()).then_some(g),
+            }
+        }
+        _ => Some(d.clone()),
+    }
+}
+
+/// `¬c` (of `assume(c)` or of its negation) as resources, with the cells its reads need.
+fn negation(prog: &Program, cond: &Expr, positive: bool) -> Vec<SymHeap> {
+    let (op, a, b) = match &cond.kind {
+        ExprKind::Cmp(op, a, b) => (*op, a.as_ref(), b.as_ref()),
+        _ => return vec![],
+    };
+    let op = if positive { op.negate() } else { op };
+    let Some((g, x)) = term(prog, &junk(), a) else {
+        return vec![];
+    };
+    let Some((g, y)) = term(prog, &g, b) else {
+        return vec![];
+    };
+    let with = |at: Atom| {
+        let mut h = g.clone();
+        h.assume(at);
+        h
+    };
+    match op {
+        CmpOp::Eq => vec![with(Atom::eq(x, y))],
+        CmpOp::Ne => vec![with(Atom::ne(x, y))],
+        CmpOp::Lt => vec![with(Atom::Lt(x, y))],
+        CmpOp::Gt => vec![with(Atom::Lt(y, x))],
+        CmpOp::Le => vec![with(Atom::Lt(x, y)), with(Atom::eq(x, y))],
+        CmpOp::Ge => vec![with(Atom::Lt(y, x)), with(Atom::eq(x, y))],
+    }
+}
+
+/// The term of an expression in a resource, abducing the cells its reads need; `None` for a
+/// value the terms cannot express.
+fn term(prog: &Program, d: &SymHeap, e: &Expr) -> Option<(SymHeap, Term)> {
+    match &e.kind {
+        ExprKind::Const(0) if matches!(e.ty, Type::Ptr(_)) => Some((d.clone(), Term::Nil)),
+        ExprKind::Const(k) if !matches!(e.ty, Type::Ptr(_)) => Some((d.clone(), Term::Int(*k))),
+        ExprKind::Var(v) if e.ty.is_scalar() => Some((d.clone(), Term::Var(*v))),
+        ExprKind::Cast(a) => term(prog, d, a),
+        ExprKind::Field(base, off, _) => {
+            let (ExprKind::Deref(p), Type::Struct(s)) = (&base.kind, &base.ty) else {
+                return None;
+            };
+            let f = field(prog, *s, *off)?;
+            let (mut g, a) = term(prog, d, p)?;
+            let i = cell_at(prog, &mut g, a, *s);
+            let v = g.cells[i].fields[f];
+            Some((g, v))
+        }
+        _ => None,
+    }
+}
+
+/// The index of the resource's cell at `a`, added (fields fresh) if it has none.
+fn cell_at(prog: &Program, d: &mut SymHeap, a: Term, s: StructId) -> usize {
+    let c = Classes::new(&d.pure);
+    if let Some(i) = d.cells.iter().position(|x| c.equal(x.addr, a)) {
+        return i;
+    }
+    let Term::Ex(first) = d.fresh() else {
+        unreachable!("fresh terms are existentials")
+    };
+    let n = prog.strukt(s).fields.len() as u32;
+    let cell = Cell {
+        addr: a,
+        ty: s,
+        fields: (first..first + n).map(Term::Ex).collect(),
+    };
+    d.cells.push(cell.clone());
+    d.sort();
+    d.cells.iter().position(|x| *x == cell).unwrap_or(0)
+}
+
+/// The index of the scalar field at `off`.
+fn field(prog: &Program, s: StructId, off: u64) -> Option<usize> {
+    prog.strukt(s)
+        .fields
+        .iter()
+        .position(|f| f.offset == off && f.bits.is_none())
+}
