@@ -12,6 +12,7 @@ mod draw;
 mod guard;
 mod spec_cmd;
 mod specs;
+mod table001;
 mod table1;
 mod table2;
 mod table3;
@@ -75,6 +76,8 @@ enum Command {
     Table1(table1::TableArgs),
     /// Seed 002's Table II side by side with template engine runs on benchmarks/seed-002.
     Table2(table2::Table2Args),
+    /// Seed 001's Table 1 side by side with separation-logic engine runs on benchmarks/seed-001.
+    Table001(table001::Table001Args),
     /// Seed 003's Tables 6 and 8 side by side with PDR and portfolio runs on benchmarks/seed-003.
     Table3(table3::Table3Args),
     /// Validate a violation witness (YAML format 2.0) by replaying it, driven by its
@@ -279,6 +282,7 @@ fn main() -> ExitCode {
         }
         Command::Table1(args) => on_big_stack(guard::Style::Silent, move || table1::table1(&args)),
         Command::Table2(args) => table2::table2(&args),
+        Command::Table001(args) => table001::table001(&args),
         Command::Table3(args) => table3::table3(&args),
         Command::Validate(args) => on_big_stack(guard::Style::Silent, move || witness::run(&args)),
     }

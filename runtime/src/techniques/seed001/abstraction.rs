@@ -156,8 +156,12 @@ impl Abstraction<'_> {
         self.protect.iter().any(|p| c.equal(*p, t))
     }
 
-    /// Rule 6: projects a segment's multiset onto `T`.
+    /// Rule 6: projects a segment's multiset onto `T` (not without list shapes: then only
+    /// the rules that are not list rules fire, as between loop heads).
     fn project(&self, h: &SymHeap) -> Option<SymHeap> {
+        if self.shapes.is_empty() {
+            return None;
+        }
         let c = Classes::new(&h.pure);
         let i = h
             .segs

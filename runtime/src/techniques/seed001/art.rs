@@ -9,7 +9,8 @@
 //! the first abstract counterexample found in breadth-first order (the path of nodes and
 //! the edge whose post is `⊤`), or the construct the engine does not support. Before a heap is
 //! stored, the variables dead at its location lose their names (their values become
-//! existentials), which keeps the abstraction from being pinned by stale values.
+//! existentials), which keeps the abstraction from being pinned by stale values; the
+//! symbols of `T` keep theirs, since the abstraction must keep their values apart.
 
 use super::abstraction::Abstraction;
 use super::entail::entails_one;
@@ -23,6 +24,10 @@ use std::collections::BTreeSet;
 /// The most nodes a tree may have before the engine gives up.
 const MAX_NODES: usize = 60_000;
 
+/// The most cells a heap at a loop head may keep: more means the abstraction does not
+/// summarise them (a struct without a list shape, or a `T` that pins them).
+const MAX_CELLS: usize = 24;
+
 /// The refinement parameter: the data symbols the multisets keep (SH^mls) and the addresses
 /// kept out of segments (SH^rls).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,6 +39,11 @@ pub struct Precision {
 }
 
 impl Precision {
+    /// Whether `x` is a symbol of `T`.
+    pub fn names(&self, x: Term) -> bool {
+        self.keep.count(x) > 0 || self.protect.contains(&x)
+    }
+
     /// `|T|`: the number of symbols, with multiplicity.
     pub fn size(&self) -> usize {
         self.keep.size() as usize + self.protect.len()
@@ -166,6 +176,9 @@ impl<'a> Art<'a> {
                 let Some(h) = self.prepare(edge.to, &h, t) else {
                     continue;
                 };
+                if h.cells.len() > MAX_CELLS && self.flat.loops.contains_key(&edge.to) {
+                    return Err(Forward::Stop(self.unbounded(&h, edge.line)));
+                }
                 if !self.covered(edge.to, &h) {
                     new.push(self.push(edge.to, h, Some((id, e))));
                 }
@@ -182,7 +195,7 @@ impl<'a> Art<'a> {
             .terms()
             .into_iter()
             .filter_map(|x| match x {
-                Term::Var(v) if !self.live[loc].contains(&v) => Some(v),
+                Term::Var(v) if !self.live[loc].contains(&v) && !t.names(x) => Some(v),
                 _ => None,
             })
             .collect();
@@ -214,6 +227,28 @@ impl<'a> Art<'a> {
         let id = self.nodes.len() - 1;
         self.at[loc].push(id);
         id
+    }
+
+    /// Why the heaps at a loop head grow without bound.
+    fn unbounded(&self, h: &SymHeap, line: u32) -> String {
+        let prog = &self.flat.prog;
+        let mut unsummarised: Vec<&str> = h
+            .cells
+            .iter()
+            .filter(|c| !self.shapes.iter().any(|s| s.ty == c.ty))
+            .map(|c| prog.strukt(c.ty).name.as_str())
+            .collect();
+        unsummarised.dedup();
+        match unsummarised.first() {
+            Some(name) => format!(
+                "the heaps at the loop of line {line} grow without bound: the list domain has \
+                 no predicate for {name} (it needs exactly one pointer field to its own type)"
+            ),
+            None => format!(
+                "the heaps at the loop of line {line} grow without bound: the abstraction \
+                 keeps more than {MAX_CELLS} cells apart"
+            ),
+        }
     }
 
     /// Prints the heaps at each loop head (debugging).

@@ -249,7 +249,7 @@ impl Exec<'_> {
         if kind == AllocKind::Alloca {
             return Err(Stop::Unsupported("alloca".into()));
         }
-        let ty = self.allocated_struct(lhs, kind, args)?;
+        let ty = self.allocated_struct(h, lhs, kind, args)?;
         let mut g = h.clone();
         let addr = g.fresh();
         let n = self.prog.strukt(ty).fields.len();
@@ -272,13 +272,20 @@ impl Exec<'_> {
     }
 
     /// The struct an allocation makes: the target's pointee, or the one struct of that size.
-    fn allocated_struct(&self, lhs: &Expr, kind: AllocKind, args: &[Expr]) -> Res<StructId> {
+    fn allocated_struct(
+        &self,
+        h: &SymHeap,
+        lhs: &Expr,
+        kind: AllocKind,
+        args: &[Expr],
+    ) -> Res<StructId> {
         if let Some(Type::Struct(s)) = lhs.ty.pointee() {
             return Ok(*s);
         }
+        let known = |e: &Expr| const_of(e).or_else(|| self.known_int(h, e));
         let size = match (kind, args) {
-            (AllocKind::Calloc, [n, s]) => const_of(n).zip(const_of(s)).map(|(n, s)| n * s),
-            (_, [s, ..]) => const_of(s),
+            (AllocKind::Calloc, [n, s]) => known(n).zip(known(s)).map(|(n, s)| n * s),
+            (_, [s, ..]) => known(s),
             _ => None,
         };
         let Some(size) = size else {
@@ -344,6 +351,18 @@ impl Exec<'_> {
             out.extend(cases);
         }
         Ok(out)
+    }
+
+    /// The integer a variable provably holds in `h` (an allocation's size passed through a
+    /// parameter).
+    fn known_int(&self, h: &SymHeap, e: &Expr) -> Option<i64> {
+        let ExprKind::Var(x) = e.kind else {
+            return None;
+        };
+        match Classes::new(&h.pure).rep(Term::Var(x)) {
+            Term::Int(k) => Some(k),
+            _ => None,
+        }
     }
 
     /// The struct of the cell or segment at `a`, if the heap allocates it.

@@ -13,7 +13,7 @@
 //! values.
 
 use crate::program::ir::{StructId, VarId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// A term: NULL, an integer, the current value of a program variable, or an existential
@@ -474,13 +474,52 @@ impl Classes {
                 Atom::Ne(x, y) | Atom::Lt(x, y) => self.equal(*x, *y),
                 Atom::Eq(..) => false,
             })
-            || pure.iter().any(|a| match a {
-                Atom::Lt(x, y) => match (self.rep(*x), self.rep(*y)) {
-                    (Term::Int(i), Term::Int(j)) => i >= j,
-                    _ => false,
-                },
-                _ => false,
+            || self.order_cycle(pure)
+    }
+
+    /// Whether the strict order atoms, with the order of the integer constants, close a
+    /// cycle (`x < 1000 ∧ 1000 < x`, `a < b < a`, `2 < x < 1`).
+    fn order_cycle(&self, pure: &[Atom]) -> bool {
+        let mut edges: Vec<(Term, Term)> = pure
+            .iter()
+            .filter_map(|a| match a {
+                Atom::Lt(x, y) => Some((self.rep(*x), self.rep(*y))),
+                _ => None,
             })
+            .collect();
+        if edges.is_empty() {
+            return false;
+        }
+        let mut ints: Vec<i64> = edges
+            .iter()
+            .flat_map(|(x, y)| [*x, *y])
+            .filter_map(|t| match t {
+                Term::Int(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        ints.sort();
+        ints.dedup();
+        edges.extend(ints.windows(2).map(|w| (Term::Int(w[0]), Term::Int(w[1]))));
+        // A node that reaches itself through at least one edge.
+        let nodes: BTreeSet<Term> = edges.iter().flat_map(|(x, y)| [*x, *y]).collect();
+        nodes.iter().any(|start| {
+            let mut seen = BTreeSet::new();
+            let mut stack: Vec<Term> = edges
+                .iter()
+                .filter(|(x, _)| x == start)
+                .map(|(_, y)| *y)
+                .collect();
+            while let Some(n) = stack.pop() {
+                if n == *start {
+                    return true;
+                }
+                if seen.insert(n) {
+                    stack.extend(edges.iter().filter(|(x, _)| *x == n).map(|(_, y)| *y));
+                }
+            }
+            false
+        })
     }
 
     /// Whether `a ≠ b` follows from `pure` and the classes (distinct constants, or a

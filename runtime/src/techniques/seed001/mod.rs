@@ -139,10 +139,13 @@ pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats),
     stats.art = art.nodes.len();
     let summary = format!(
         "separation-logic invariant: an abstract reachability tree of {} symbolic heaps with \
-         T = {} after {} refinements; re-checked by {checked} fresh entailment queries",
+         T = {} (|T| = {}) after {} refinements and {} entailment queries; re-checked by \
+         {checked} fresh entailment queries",
         stats.art,
         show(&flat.prog, &t),
-        stats.refinements
+        stats.symbols,
+        stats.refinements,
+        stats.queries
     );
     details.push(summary.clone());
     let cert = Certificate {

@@ -22,8 +22,11 @@
 //! (a pure equality, or a cell field that is the variable: the value a cell holds or the
 //! address it points to) and whose equality is
 //! consistent with the forward heap at that position, and that is live where precision was
-//! lost, is selected: data variables for the multisets (with the number of cells holding it
-//! as its multiplicity), pointer variables as protected addresses.
+//! lost, is selected, and so is a constant a cell of the resource holds (a sentinel value):
+//! data variables and constants for the multisets (with the number of cells holding it
+//! as its multiplicity), pointer variables as protected addresses. When every selected
+//! symbol is already in `T` (the counterexample came back), each selected data symbol gets
+//! one more copy, up to [`MAX_COPIES`]: the multisets then count more occurrences.
 
 use super::art::{Art, Cex, Precision};
 use super::entail::entails_one;
@@ -34,6 +37,9 @@ use crate::program::ir::{
 
 /// The most disjuncts a resource keeps.
 const MAX_DISJUNCTS: usize = 24;
+
+/// The most copies of one symbol `T` may hold.
+const MAX_COPIES: u32 = 3;
 
 /// What Refine found.
 #[derive(Clone, Debug)]
@@ -67,7 +73,7 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
     bwd[k] = prune(needs(prog, last));
     let mut i = k;
     loop {
-        if !bwd[i].is_empty() && entails_one(art.shapes, heaps[i], &bwd[i]) {
+        if !bwd[i].is_empty() && covers(art, heaps[i], &bwd[i], 2) {
             break;
         }
         if std::env::var_os("SHAPECHECK_SL_DEBUG").is_some() {
@@ -101,6 +107,7 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
     for j in i + 1..=k {
         select(prog, heaps[j], &bwd[j], live, &mut add);
     }
+    let selected = add.keep.clone();
     add.keep = Bag::from_counts(
         add.keep
             .iter()
@@ -108,6 +115,38 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
             .map(|(x, n)| (x, n - t.keep.count(x))),
     );
     add.protect.retain(|x| !t.protect.contains(x));
+    if add.size() == 0 {
+        // No resource equates a variable with a value: the abstraction lost the shape the
+        // resource needs. Keep the values of the cells it summarised.
+        let post = art.exec.post(heaps[i], &art.flat.edges[edges[i]].op);
+        if let super::exec::Post::Heaps(hs) = post {
+            // Values first (SH^mls); addresses (SH^rls) when no value was lost.
+            for h in &hs {
+                let lost = lost_values(art, h, heaps[i + 1], live);
+                add.keep = add.keep.sum(&Bag::from_counts(
+                    lost.iter()
+                        .filter(|(x, n)| t.keep.count(*x) < *n && add.keep.count(*x) == 0)
+                        .map(|(x, n)| (x, n - t.keep.count(x))),
+                ));
+            }
+            for h in hs.iter().filter(|_| add.keep.is_empty()) {
+                for x in lost_addresses(art, h, heaps[i + 1], live) {
+                    if !t.protect.contains(&x) && !add.protect.contains(&x) {
+                        add.protect.push(x);
+                    }
+                }
+            }
+        }
+    }
+    if add.size() == 0 {
+        // The counterexample came back with every selected data symbol already in `T`: the
+        // multisets must count one more copy of each (SH^mls bounds frequencies from below).
+        add.keep = Bag::from_counts(
+            (selected.iter())
+                .filter(|(x, _)| t.keep.count(*x) < MAX_COPIES)
+                .map(|(x, _)| (x, 1)),
+        );
+    }
     if add.size() == 0 {
         return Err(format!(
             "precision was lost after line {} but SelectSymbols finds no new symbol ({})",
@@ -132,19 +171,26 @@ fn select(
 ) {
     for d in bwd {
         let c = Classes::new(&d.pure);
-        let mut vars: Vec<(VarId, u32)> = vec![];
+        let mut picked: Vec<(Term, u32)> = vec![];
         for t in d.terms() {
-            let Term::Var(v) = t else { continue };
-            if !live.contains(&v) || vars.iter().any(|(x, _)| *x == v) {
+            // Live variables, and constants a cell holds (a sentinel value).
+            let candidate = match t {
+                Term::Var(v) => live.contains(&v),
+                Term::Int(_) => true,
+                _ => false,
+            };
+            if !candidate || picked.iter().any(|(x, _)| *x == t) {
                 continue;
             }
-            let equated = d
-                .pure
+            let held = d
+                .cells
                 .iter()
-                .any(|a| matches!(a, Atom::Eq(p, q) if *p == t || *q == t))
-                || d.cells
-                    .iter()
-                    .any(|cell| cell.fields.iter().any(|f| c.equal(*f, t)));
+                .any(|cell| cell.fields.iter().any(|f| c.equal(*f, t)));
+            let equated = t.is_const() && held
+                || !t.is_const()
+                    && (held
+                        || (d.pure.iter())
+                            .any(|a| matches!(a, Atom::Eq(p, q) if *p == t || *q == t)));
             if !equated || !compatible(fwd, d) {
                 continue;
             }
@@ -153,11 +199,11 @@ fn select(
                 .iter()
                 .filter(|cell| cell.fields.iter().any(|f| c.equal(*f, t)))
                 .count() as u32;
-            vars.push((v, holders.max(1)));
+            picked.push((t, holders.max(1)));
         }
-        for (v, n) in vars {
-            let t = Term::Var(v);
-            if matches!(prog.var(v).ty, Type::Ptr(_)) {
+        for (t, n) in picked {
+            let pointer = matches!(t, Term::Var(v) if matches!(prog.var(v).ty, Type::Ptr(_)));
+            if pointer {
                 if !out.protect.contains(&t) {
                     out.protect.push(t);
                 }
@@ -167,6 +213,114 @@ fn select(
             }
         }
     }
+}
+
+/// Whether `fwd` entails one of `bwd`, unfolding its segments (up to `depth` times) when the
+/// resource needs cells where `fwd` has segments: every case of the unfolding must entail.
+fn covers(art: &Art, fwd: &SymHeap, bwd: &[SymHeap], depth: usize) -> bool {
+    if entails_one(art.shapes, fwd, bwd) {
+        return true;
+    }
+    if depth == 0 || fwd.segs.is_empty() {
+        return false;
+    }
+    (0..fwd.segs.len()).any(|j| {
+        art.exec
+            .unfold(fwd, j)
+            .iter()
+            .filter(|h| !h.inconsistent())
+            .all(|h| covers(art, h, bwd, depth - 1))
+    })
+}
+
+/// The live pointer variables at whose addresses `concrete` has a cell of a list shape that
+/// the abstract heap `abs` no longer keeps as a cell (the abstraction absorbed it into a
+/// segment): the addresses SH^rls must protect. Of several equal variables, the outermost.
+fn lost_addresses(
+    art: &Art,
+    concrete: &SymHeap,
+    abs: &SymHeap,
+    live: &std::collections::BTreeSet<VarId>,
+) -> Vec<Term> {
+    let c = Classes::new(&concrete.pure);
+    let kept = Classes::new(&abs.pure);
+    let mut out = vec![];
+    for cell in &concrete.cells {
+        if !art.shapes.iter().any(|s| s.ty == cell.ty) {
+            continue;
+        }
+        let Some(v) = outermost(art, live, &c, cell.addr) else {
+            continue;
+        };
+        let x = Term::Var(v);
+        if !abs.cells.iter().any(|k| kept.equal(k.addr, x)) && !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// The live variables whose values the cells of `concrete` hold more often than the abstract
+/// heap `abs` records (in its cells and its multisets), with the concrete count; of several
+/// equal variables, the outermost function's.
+fn lost_values(
+    art: &Art,
+    concrete: &SymHeap,
+    abs: &SymHeap,
+    live: &std::collections::BTreeSet<VarId>,
+) -> Bag {
+    let holding = |h: &SymHeap| {
+        let c = Classes::new(&h.pure);
+        let mut out = Bag::new();
+        for cell in &h.cells {
+            let Some(shape) = art.shapes.iter().find(|s| s.ty == cell.ty) else {
+                continue;
+            };
+            let Some(d) = shape.data.map(|k| cell.fields[k]) else {
+                continue;
+            };
+            if let Some(v) = outermost(art, live, &c, d) {
+                out.add(Term::Var(v), 1);
+            }
+        }
+        for seg in &h.segs {
+            for (d, n) in seg.bag.iter() {
+                if let Some(v) = outermost(art, live, &c, d) {
+                    out.add(Term::Var(v), n);
+                }
+            }
+        }
+        out
+    };
+    let (before, after) = (holding(concrete), holding(abs));
+    Bag::from_counts(
+        before
+            .iter()
+            .filter(|(x, n)| after.count(*x) < *n)
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// Of the live variables equal to `d`, the one of the outermost function (a global, or the
+/// local of the inlined body that spans the most nodes), then the first.
+fn outermost(
+    art: &Art,
+    live: &std::collections::BTreeSet<VarId>,
+    c: &Classes,
+    d: Term,
+) -> Option<VarId> {
+    // The body of an outer call spans more nodes than the calls inlined into it.
+    let span = |v: VarId| {
+        (art.flat.scopes.iter())
+            .filter(|s| s.vars.contains(&v))
+            .map(|s| s.nodes.len())
+            .max()
+            .unwrap_or(usize::MAX)
+    };
+    live.iter()
+        .copied()
+        .filter(|v| c.equal(d, Term::Var(*v)))
+        .min_by_key(|v| (std::cmp::Reverse(span(*v)), *v))
 }
 
 /// Whether `fwd ∗ d` (existentials renamed apart) is consistent.
