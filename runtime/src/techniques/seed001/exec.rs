@@ -138,6 +138,20 @@ impl Exec<'_> {
                 Ok(out)
             }
             ExprKind::Cast(a) if same_value(&a.ty, &e.ty) => self.value(h, a),
+            ExprKind::Cast(a) if matches!(e.ty, Type::Int(t) if t.boolean) => {
+                let zero = zero_of(&a.ty);
+                self.truth(
+                    h,
+                    CmpOp::Ne,
+                    a,
+                    &Expr {
+                        kind: ExprKind::Const(0),
+                        ty: a.ty.clone(),
+                    },
+                    zero,
+                )
+            }
+            ExprKind::Cmp(op, a, b) if comparable(&a.ty, &b.ty) => self.truth(h, *op, a, b, None),
             ExprKind::Cast(a) | ExprKind::Unary(_, a) => self.havoc_value(h, &[a]),
             ExprKind::Binary(_, a, b) | ExprKind::Cmp(_, a, b) => self.havoc_value(h, &[a, b]),
             _ => Err(Stop::Unsupported(format!(
@@ -145,6 +159,35 @@ impl Exec<'_> {
                 expr_form(e)
             ))),
         }
+    }
+
+    /// The value (1 or 0) of `a op b`: one case per outcome. `zero` replaces `b` (NULL for
+    /// a pointer tested for truth).
+    fn truth(
+        &self,
+        h: &SymHeap,
+        op: CmpOp,
+        a: &Expr,
+        b: &Expr,
+        zero: Option<Term>,
+    ) -> Res<Vec<(SymHeap, Term)>> {
+        let mut out = vec![];
+        for (h, x) in self.value(h, a)? {
+            let ys = match zero {
+                Some(z) => vec![(h, z)],
+                None => self.value(&h, b)?,
+            };
+            for (h, y) in ys {
+                out.extend(
+                    constrain(&h, op, x, y)
+                        .into_iter()
+                        .map(|g| (g, Term::Int(1))),
+                );
+                let no = constrain(&h, op.negate(), x, y);
+                out.extend(no.into_iter().map(|g| (g, Term::Int(0))));
+            }
+        }
+        Ok(out.into_iter().filter(|(g, _)| !g.inconsistent()).collect())
     }
 
     /// A fresh value for an expression the terms cannot express, after the reads of its
@@ -537,6 +580,15 @@ fn constrain(h: &SymHeap, op: CmpOp, x: Term, y: Term) -> Vec<SymHeap> {
     }
 }
 
+/// The term a value of this type is compared with for truth: NULL or 0.
+fn zero_of(ty: &Type) -> Option<Term> {
+    Some(if matches!(ty, Type::Ptr(_)) {
+        Term::Nil
+    } else {
+        Term::Int(0)
+    })
+}
+
 /// The index of an existential.
 fn fresh_index(t: Term) -> u32 {
     match t {
@@ -593,5 +645,148 @@ fn expr_form(e: &Expr) -> &'static str {
         ExprKind::BitField(..) => "a bit-field",
         ExprKind::Deref(_) => "*p of a scalar",
         _ => "an aggregate value",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::frontend::{Source, lower_source};
+    use crate::techniques::seed001::shapes::list_shapes;
+
+    /// A program with the list struct and `f`, whose edges the tests execute.
+    fn program() -> Program {
+        let text = "struct node { struct node *next; int data; };\n\
+                    extern void free(void *);\n\
+                    void f(struct node *r) { struct node *t = r->next; free(r); }\n\
+                    int main(void) { return 0; }\n";
+        lower_source(&Source::from_text(text.into(), "t.c"), "t.c").expect("lowers")
+    }
+
+    /// The operations of `f`'s edges, in order of their text.
+    fn ops_of_f(prog: &Program) -> Vec<Op> {
+        let f = prog.func(prog.func_by_name("f").expect("f"));
+        f.cfa.edge_weights().map(|e| e.op.clone()).collect()
+    }
+
+    fn var_named(prog: &Program, name: &str) -> Term {
+        let i = prog
+            .vars
+            .iter()
+            .position(|v| v.name == name)
+            .expect("variable");
+        Term::Var(VarId(i as u32))
+    }
+
+    fn segment(bag: Bag, from: Term) -> SymHeap {
+        SymHeap {
+            segs: vec![Seg {
+                shape: 0,
+                from,
+                to: Term::Nil,
+                bag,
+            }],
+            ..SymHeap::emp()
+        }
+    }
+
+    #[test]
+    fn a_segment_unfolds_into_every_case_of_its_definition() {
+        let prog = program();
+        let shapes = list_shapes(&prog);
+        let exec = Exec {
+            prog: &prog,
+            shapes: &shapes,
+            error_calls: true,
+        };
+        let (r, x) = (var_named(&prog, "r"), Term::Int(7));
+        // S = ∅: one cell, or a cell and a segment.
+        assert_eq!(exec.unfold(&segment(Bag::new(), r), 0).len(), 2);
+        // S = {x}: node(r, nil, x), node(r, y, x) ∗ list(y, nil, ∅), node(r, y, _) ∗ list(y, nil, {x}).
+        let cases = exec.unfold(&segment(Bag::single(x), r), 0);
+        assert_eq!(cases.len(), 3);
+        let holds_x = |h: &SymHeap| h.cells[0].fields[1] == x;
+        assert_eq!(cases.iter().filter(|h| holds_x(h)).count(), 2);
+        assert!(
+            cases
+                .iter()
+                .any(|h| h.segs.len() == 1 && h.segs[0].bag.count(x) == 1)
+        );
+        // S = {x, x}: no single cell can hold both copies.
+        let two = Bag::from_counts([(x, 2)]);
+        let cases = exec.unfold(&segment(two, r), 0);
+        assert_eq!(cases.len(), 2);
+        assert!(cases.iter().all(|h| h.segs.len() == 1));
+    }
+
+    #[test]
+    fn a_load_from_a_segment_exposes_its_first_cell_and_a_load_from_nothing_is_top() {
+        let prog = program();
+        let shapes = list_shapes(&prog);
+        let exec = Exec {
+            prog: &prog,
+            shapes: &shapes,
+            error_calls: true,
+        };
+        let r = var_named(&prog, "r");
+        let load = ops_of_f(&prog)
+            .into_iter()
+            .find(|op| matches!(op, Op::Assign { rhs, .. } if matches!(rhs.kind, ExprKind::Field(..))))
+            .expect("the load t = r->next");
+        let Post::Heaps(hs) = exec.post(&segment(Bag::new(), r), &load) else {
+            panic!("the load is safe on a segment from r");
+        };
+        assert_eq!(hs.len(), 2, "{hs:?}");
+        assert!(
+            hs.iter()
+                .all(|h| h.cells.len() == 1 && h.cells[0].addr == r)
+        );
+        assert!(matches!(exec.post(&SymHeap::emp(), &load), Post::Error(_)));
+        let mut null = SymHeap::emp();
+        null.assume(Atom::eq(r, Term::Nil));
+        let Post::Error(why) = exec.post(&null, &load) else {
+            panic!("a load through NULL is ⊤");
+        };
+        assert!(why.contains("NULL"), "{why}");
+    }
+
+    #[test]
+    fn free_removes_the_cell_and_a_second_free_is_top() {
+        let prog = program();
+        let shapes = list_shapes(&prog);
+        let exec = Exec {
+            prog: &prog,
+            shapes: &shapes,
+            error_calls: true,
+        };
+        let r = var_named(&prog, "r");
+        let free = ops_of_f(&prog)
+            .into_iter()
+            .find(|op| {
+                matches!(
+                    op,
+                    Op::Call {
+                        callee: Callee::Builtin(Builtin::Free),
+                        ..
+                    }
+                )
+            })
+            .expect("free(r)");
+        let h = SymHeap {
+            cells: vec![Cell {
+                addr: r,
+                ty: shapes[0].ty,
+                fields: vec![Term::Nil, Term::Int(1)],
+            }],
+            ..SymHeap::emp()
+        };
+        let Post::Heaps(hs) = exec.post(&h, &free) else {
+            panic!("free of an owned cell is safe");
+        };
+        assert!(hs.iter().all(|g| g.cells.is_empty()), "{hs:?}");
+        let freed = hs.into_iter().find(|g| !g.inconsistent()).expect("a heap");
+        let mut non_null = freed.clone();
+        non_null.assume(Atom::ne(r, Term::Nil));
+        assert!(matches!(exec.post(&non_null, &free), Post::Error(_)));
     }
 }
