@@ -98,6 +98,27 @@ fn universal_properties_end_unknown_with_the_reason() {
 }
 
 #[test]
+fn a_reassigned_variable_holds_its_new_value() {
+    // Regression: an assignment of a fresh value (nondet, arithmetic) once reused the fresh
+    // name for the old value, so `x = nondet()` kept x's old value and this program was
+    // proved.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path().join("nd.c");
+    std::fs::write(
+        &p,
+        "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+         int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = x;\n\
+         x = __VERIFIER_nondet_int();\n  if (x != y) reach_error();\n  int i = 0;\n\
+         while (i < 5) i = i + 1;\n  if (i == 0) reach_error();\n  return 0;\n}\n",
+    )
+    .expect("write");
+    let out = verify(&p, "separation");
+    assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
+    let out = verify(&p, "auto");
+    assert_eq!(verdict(&out), "FALSE(unreach-call)", "{out}");
+}
+
+#[test]
 fn constructs_outside_the_fragment_are_named_with_their_line() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dll = dir.path().join("dll.c");

@@ -147,6 +147,9 @@ impl<'a> Art<'a> {
             }
             level = next;
         }
+        if std::env::var_os("SHAPECHECK_SL_DEBUG").is_some() {
+            self.dump();
+        }
         Forward::Done
     }
 

@@ -51,6 +51,7 @@ pub struct Exec<'a> {
 impl Exec<'_> {
     /// `⟦op⟧(h)`.
     pub fn post(&self, h: &SymHeap, op: &Op) -> Post {
+        FLOOR.with(|f| f.set(0));
         let out = match op {
             Op::Skip => Ok(vec![h.clone()]),
             Op::Havoc(v) => Ok(vec![havoc(h, *v)]),
@@ -204,7 +205,7 @@ impl Exec<'_> {
         Ok(hs
             .into_iter()
             .map(|h| {
-                let t = h.fresh();
+                let t = Term::Ex(fresh_run(&h, 1));
                 (h, t)
             })
             .collect())
@@ -254,7 +255,7 @@ impl Exec<'_> {
         match b {
             Builtin::Nondet => match lhs {
                 Some(l) => {
-                    let t = h.fresh();
+                    let t = Term::Ex(fresh_run(h, 1));
                     self.store(h, l, t)
                 }
                 None => Ok(vec![h.clone()]),
@@ -294,14 +295,15 @@ impl Exec<'_> {
         }
         let ty = self.allocated_struct(h, lhs, kind, args)?;
         let mut g = h.clone();
-        let addr = g.fresh();
         let n = self.prog.strukt(ty).fields.len();
+        let first = fresh_run(&g, n as u32 + 1);
+        let addr = Term::Ex(first);
         let mut fields = vec![];
         for (i, f) in self.prog.strukt(ty).fields.iter().enumerate() {
             fields.push(match (kind, &f.ty) {
                 (AllocKind::Calloc, Type::Ptr(_)) => Term::Nil,
                 (AllocKind::Calloc, _) => Term::Int(0),
-                _ => Term::Ex(fresh_index(addr) + 1 + i as u32),
+                _ => Term::Ex(first + 1 + i as u32),
             });
         }
         debug_assert_eq!(fields.len(), n);
@@ -496,7 +498,7 @@ impl Exec<'_> {
     ) -> SymHeap {
         let mut h = base.clone();
         let n = self.prog.strukt(shape.ty).fields.len();
-        let first = fresh_index(h.fresh());
+        let first = fresh_run(&h, n as u32 + 1);
         let mut fields: Vec<Term> = (0..n as u32).map(|i| Term::Ex(first + i)).collect();
         if let (Some(k), Some(d)) = (shape.data, d) {
             fields[k] = d;
@@ -551,7 +553,11 @@ impl Exec<'_> {
 
 /// `h` with variable `x` holding `v` (its old value renamed to a fresh existential).
 pub fn set_var(h: &SymHeap, x: VarId, v: Term) -> SymHeap {
-    let old = h.fresh();
+    // `v` may be a fresh existential not yet in `h`: the old value's name must differ.
+    let old = match (h.fresh(), v) {
+        (Term::Ex(a), Term::Ex(b)) => Term::Ex(a.max(b + 1).max(fresh_run(h, 1))),
+        _ => Term::Ex(fresh_run(h, 1)),
+    };
     let mut g = h.subst(Term::Var(x), old);
     let v = if v == Term::Var(x) { old } else { v };
     g.assume(Atom::eq(Term::Var(x), v));
@@ -560,7 +566,26 @@ pub fn set_var(h: &SymHeap, x: VarId, v: Term) -> SymHeap {
 
 /// `h` with variable `x` holding an unknown value.
 pub fn havoc(h: &SymHeap, x: VarId) -> SymHeap {
-    h.subst(Term::Var(x), h.fresh())
+    h.subst(Term::Var(x), Term::Ex(fresh_run(h, 1)))
+}
+
+thread_local! {
+    /// The existentials handed out during the current operation start at or above this:
+    /// a fresh value (of `nondet()`, of arithmetic) is not in its heap until it is stored,
+    /// and must not be handed out again by a rearrangement in between.
+    static FLOOR: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// The first of `n` existentials fresh for `h` and for the current operation.
+fn fresh_run(h: &SymHeap, n: u32) -> u32 {
+    let Term::Ex(mut first) = h.fresh() else {
+        unreachable!("fresh terms are existentials")
+    };
+    FLOOR.with(|f| {
+        first = first.max(f.get());
+        f.set(first + n);
+    });
+    first
 }
 
 /// The cases of `h ∧ x op y`.
@@ -587,14 +612,6 @@ fn zero_of(ty: &Type) -> Option<Term> {
     } else {
         Term::Int(0)
     })
-}
-
-/// The index of an existential.
-fn fresh_index(t: Term) -> u32 {
-    match t {
-        Term::Ex(i) => i,
-        _ => 0,
-    }
 }
 
 /// The struct a pointer-to-struct or struct type names.
