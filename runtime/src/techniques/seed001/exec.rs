@@ -589,20 +589,23 @@ fn fresh_run(h: &SymHeap, n: u32) -> u32 {
 }
 
 /// The cases of `h ∧ x op y`.
-fn constrain(h: &SymHeap, op: CmpOp, x: Term, y: Term) -> Vec<SymHeap> {
-    let with = |a: Atom| {
-        let mut g = h.clone();
-        g.assume(a);
-        g
+pub fn constrain(h: &SymHeap, op: CmpOp, x: Term, y: Term) -> Vec<SymHeap> {
+    let cases = match op {
+        CmpOp::Eq => vec![Atom::eq(x, y)],
+        CmpOp::Ne => vec![Atom::ne(x, y)],
+        CmpOp::Lt => vec![Atom::Lt(x, y)],
+        CmpOp::Gt => vec![Atom::Lt(y, x)],
+        CmpOp::Le => vec![Atom::Lt(x, y), Atom::eq(x, y)],
+        CmpOp::Ge => vec![Atom::Lt(y, x), Atom::eq(x, y)],
     };
-    match op {
-        CmpOp::Eq => vec![with(Atom::eq(x, y))],
-        CmpOp::Ne => vec![with(Atom::ne(x, y))],
-        CmpOp::Lt => vec![with(Atom::Lt(x, y))],
-        CmpOp::Gt => vec![with(Atom::Lt(y, x))],
-        CmpOp::Le => vec![with(Atom::Lt(x, y)), with(Atom::eq(x, y))],
-        CmpOp::Ge => vec![with(Atom::Lt(y, x)), with(Atom::eq(x, y))],
-    }
+    cases
+        .into_iter()
+        .map(|a| {
+            let mut g = h.clone();
+            g.assume(a);
+            g
+        })
+        .collect()
 }
 
 /// The term a value of this type is compared with for truth: NULL or 0.
@@ -695,6 +698,15 @@ mod tests {
         Term::Var(VarId(i as u32))
     }
 
+    /// The executor of `prog` with these list shapes, error calls checked.
+    fn executor<'a>(prog: &'a Program, shapes: &'a [ListShape]) -> Exec<'a> {
+        Exec {
+            prog,
+            shapes,
+            error_calls: true,
+        }
+    }
+
     fn segment(bag: Bag, from: Term) -> SymHeap {
         SymHeap {
             segs: vec![Seg {
@@ -711,11 +723,7 @@ mod tests {
     fn a_segment_unfolds_into_every_case_of_its_definition() {
         let prog = program();
         let shapes = list_shapes(&prog);
-        let exec = Exec {
-            prog: &prog,
-            shapes: &shapes,
-            error_calls: true,
-        };
+        let exec = executor(&prog, &shapes);
         let (r, x) = (var_named(&prog, "r"), Term::Int(7));
         // S = ∅: one cell, or a cell and a segment.
         assert_eq!(exec.unfold(&segment(Bag::new(), r), 0).len(), 2);
@@ -740,11 +748,7 @@ mod tests {
     fn a_load_from_a_segment_exposes_its_first_cell_and_a_load_from_nothing_is_top() {
         let prog = program();
         let shapes = list_shapes(&prog);
-        let exec = Exec {
-            prog: &prog,
-            shapes: &shapes,
-            error_calls: true,
-        };
+        let exec = executor(&prog, &shapes);
         let r = var_named(&prog, "r");
         let load = ops_of_f(&prog)
             .into_iter()
@@ -771,11 +775,7 @@ mod tests {
     fn free_removes_the_cell_and_a_second_free_is_top() {
         let prog = program();
         let shapes = list_shapes(&prog);
-        let exec = Exec {
-            prog: &prog,
-            shapes: &shapes,
-            error_calls: true,
-        };
+        let exec = executor(&prog, &shapes);
         let r = var_named(&prog, "r");
         let free = ops_of_f(&prog)
             .into_iter()

@@ -31,9 +31,7 @@
 use super::art::{Art, Cex, Precision};
 use super::entail::entails_one;
 use super::heap::{Atom, Bag, Cell, Classes, SymHeap, Term};
-use crate::program::ir::{
-    Builtin, Callee, CmpOp, Expr, ExprKind, Op, Program, StructId, Type, VarId,
-};
+use crate::program::ir::{Builtin, Callee, Expr, ExprKind, Op, Program, StructId, Type, VarId};
 
 /// The most disjuncts a resource keeps.
 const MAX_DISJUNCTS: usize = 24;
@@ -534,19 +532,7 @@ fn negation(prog: &Program, cond: &Expr, positive: bool) -> Vec<SymHeap> {
     let Some((g, y)) = term(prog, &g, b) else {
         return vec![];
     };
-    let with = |at: Atom| {
-        let mut h = g.clone();
-        h.assume(at);
-        h
-    };
-    match op {
-        CmpOp::Eq => vec![with(Atom::eq(x, y))],
-        CmpOp::Ne => vec![with(Atom::ne(x, y))],
-        CmpOp::Lt => vec![with(Atom::Lt(x, y))],
-        CmpOp::Gt => vec![with(Atom::Lt(y, x))],
-        CmpOp::Le => vec![with(Atom::Lt(x, y)), with(Atom::eq(x, y))],
-        CmpOp::Ge => vec![with(Atom::Lt(y, x)), with(Atom::eq(x, y))],
-    }
+    super::exec::constrain(&g, op, x, y)
 }
 
 /// The term of an expression in a resource, abducing the cells its reads need; `None` for a
