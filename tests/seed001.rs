@@ -119,6 +119,41 @@ fn a_reassigned_variable_holds_its_new_value() {
 }
 
 #[test]
+fn a_variable_whose_address_is_taken_lives_in_a_cell() {
+    let program = |pushed: &str| {
+        format!(
+            "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+             extern void *malloc(unsigned int);\nextern void abort(void);\n\
+             typedef struct node {{ struct node *next; int data; }} *List;\n\
+             void push(List *head, int v) {{\n  List n = malloc(sizeof(struct node));\n\
+             if (!n) abort();\n  n->data = v;\n  n->next = *head;\n  *head = n;\n}}\n\
+             int mem(List l, int v) {{\n  while (l) {{ if (l->data == v) return 1; l = l->next; }}\n\
+             return 0;\n}}\n\
+             int main(void) {{\n  List s = 0;\n\
+             while (__VERIFIER_nondet_int()) push(&s, __VERIFIER_nondet_int());\n\
+             int x = __VERIFIER_nondet_int();\n  push(&s, {pushed});\n\
+             while (__VERIFIER_nondet_int()) push(&s, __VERIFIER_nondet_int());\n\
+             if (!mem(s, x)) reach_error();\n  return 0;\n}}\n"
+        )
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ok = dir.path().join("push.c");
+    std::fs::write(&ok, program("x")).expect("write");
+    let out = verify(&ok, "separation");
+    assert_eq!(verdict(&out), "TRUE", "{out}");
+    assert!(
+        out.contains("T = {x} (|T| = 1) after 1 refinements"),
+        "{out}"
+    );
+    let bug = dir.path().join("push_bug.c");
+    std::fs::write(&bug, program("x + 1")).expect("write");
+    let out = verify(&bug, "separation");
+    assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
+    let out = verify(&bug, "auto");
+    assert_eq!(verdict(&out), "FALSE(unreach-call)", "{out}");
+}
+
+#[test]
 fn constructs_outside_the_fragment_are_named_with_their_line() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dll = dir.path().join("dll.c");

@@ -108,9 +108,17 @@ impl Exec<'_> {
                 }
                 Ok(out)
             }
-            _ => Err(Stop::Unsupported(
-                "a write through a pointer to a scalar".into(),
-            )),
+            ExprKind::Deref(p) => {
+                let mut out = vec![];
+                for (h, a) in self.value(h, p)? {
+                    let (mut h, i) = self.scalar_cell(&h, a, &lhs.ty)?;
+                    h.cells[i].fields[0] = v;
+                    h.sort();
+                    out.push(h);
+                }
+                Ok(out)
+            }
+            _ => Err(Stop::Unsupported("a write to this lvalue".into())),
         }
     }
 
@@ -135,6 +143,15 @@ impl Exec<'_> {
                         let t = h.cells[i].fields[f];
                         out.push((h, t));
                     }
+                }
+                Ok(out)
+            }
+            ExprKind::Deref(p) if e.ty.is_scalar() => {
+                let mut out = vec![];
+                for (h, a) in self.value(h, p)? {
+                    let (h, i) = self.scalar_cell(&h, a, &e.ty)?;
+                    let t = h.cells[i].fields[0];
+                    out.push((h, t));
                 }
                 Ok(out)
             }
@@ -408,6 +425,34 @@ impl Exec<'_> {
             Term::Int(k) => Some(k),
             _ => None,
         }
+    }
+
+    /// The cell at `a` read or written as a scalar of type `ty` through a pointer: a cell
+    /// whose first field is a scalar of that size at offset 0 (a variable's cell, see
+    /// [`super::boxes`]).
+    fn scalar_cell(&self, h: &SymHeap, a: Term, ty: &Type) -> Res<(SymHeap, usize)> {
+        let c = Classes::new(&h.pure);
+        let Some(i) = h.cells.iter().position(|x| c.equal(x.addr, a)) else {
+            if h.segs.iter().any(|s| c.equal(s.from, a)) {
+                return Err(Stop::Unsupported("*p of a scalar at a list cell".into()));
+            }
+            return Err(Stop::Error(if c.equal(a, Term::Nil) {
+                "a dereference of NULL".into()
+            } else {
+                "a dereference of a pointer the heap does not prove allocated".into()
+            }));
+        };
+        let first = self.prog.strukt(h.cells[i].ty).fields.first();
+        let fits = first.is_some_and(|f| {
+            f.offset == 0
+                && f.bits.is_none()
+                && f.ty.is_scalar()
+                && self.prog.size_of(&f.ty) == self.prog.size_of(ty)
+        });
+        if !fits {
+            return Err(Stop::Unsupported("*p of a scalar inside a struct".into()));
+        }
+        Ok((h.clone(), i))
     }
 
     /// The struct of the cell or segment at `a`, if the heap allocates it.

@@ -18,10 +18,12 @@
 //! The stages: [`heap`] (symbolic heaps), [`abstraction`] (`abs_T` of SH^mls with the
 //! address guard of SH^rls), [`entail`] (the order), [`exec`] (symbolic execution with
 //! rearrangement), [`art`] (Algorithm 1 and the re-check), [`refine`] (Algorithm 2),
-//! [`shapes`] (which structs are lists).
+//! [`shapes`] (which structs are lists), [`boxes`] (variables whose address is taken, as
+//! cells).
 
 pub mod abstraction;
 pub mod art;
+pub mod boxes;
 pub mod entail;
 pub mod exec;
 #[cfg(test)]
@@ -89,7 +91,8 @@ impl Engine for Seed001 {
 
 /// Algorithm 1 with Algorithm 2 on the task: the verdict and the run's numbers.
 pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats), String> {
-    let flat = Flat::new(task.program)?;
+    let mut flat = Flat::new(task.program)?;
+    boxes::box_address_taken(&mut flat);
     let shapes = shapes::list_shapes(&flat.prog);
     let live = flat.liveness();
     let exec = Exec {

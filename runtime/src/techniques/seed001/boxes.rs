@@ -1,0 +1,192 @@
+//! Variables whose address is taken, as heap cells: separation logic's stack cells.
+//!
+//! Consumes the inlined program ([`Flat`]); produces it rewritten so that each scalar
+//! variable `v` whose address the program takes (`&v`, as in `push(&head, x)`) lives in a
+//! cell of its own: a one-field struct `box` allocated at the entry and pointed to by a new
+//! variable `&v`. Every read or write of `v` becomes one of `(&v)->val`, and `&v` becomes the
+//! new variable, so `*p` for `p == &v` is a load from that cell (the executor reads a scalar
+//! through a pointer at a cell's first field). The cells are never freed, which is what the
+//! variables were: unreach-call, valid-deref and valid-free mean the same on the result.
+
+use crate::program::ir::{
+    AllocKind, Builtin, Callee, CmpOp, Expr, ExprKind, Field, IntTy, Op, StructDef, StructId, Type,
+    VarId, VarInfo,
+};
+use crate::techniques::seed002::flat::{FEdge, Flat};
+use std::collections::BTreeMap;
+
+/// A boxed variable: the pointer to its cell, that pointer's type, the variable's type.
+struct Boxed {
+    ptr: VarId,
+    ptr_ty: Type,
+    ty: Type,
+    strukt: StructId,
+}
+
+/// Rewrites `flat`; the number of variables boxed.
+pub fn box_address_taken(flat: &mut Flat) -> usize {
+    let taken = address_taken(flat);
+    let boxes: BTreeMap<VarId, Boxed> = taken.into_iter().map(|v| (v, add_box(flat, v))).collect();
+    if boxes.is_empty() {
+        return 0;
+    }
+    for e in &mut flat.edges {
+        e.op = rewrite_op(&e.op, &boxes);
+    }
+    allocate_at_entry(flat, &boxes);
+    boxes.len()
+}
+
+/// The scalar variables whose address some edge takes.
+fn address_taken(flat: &Flat) -> Vec<VarId> {
+    let mut out = vec![];
+    for e in &flat.edges {
+        for x in e.op.exprs() {
+            x.visit(&mut |y| {
+                if let ExprKind::AddrOf(inner) = &y.kind
+                    && let ExprKind::Var(v) = inner.kind
+                    && flat.prog.var(v).ty.is_scalar()
+                    && !out.contains(&v)
+                {
+                    out.push(v);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// A one-field struct for `v` and the variable pointing to its cell.
+fn add_box(flat: &mut Flat, v: VarId) -> Boxed {
+    let info = flat.prog.var(v).clone();
+    let size = flat.prog.size_of(&info.ty);
+    flat.prog.structs.push(StructDef {
+        name: format!("box of {}", info.name),
+        is_union: false,
+        fields: vec![Field {
+            name: "val".into(),
+            ty: info.ty.clone(),
+            offset: 0,
+            bits: None,
+        }],
+        size,
+        align: size.max(1),
+        complete: true,
+    });
+    let strukt = StructId(flat.prog.structs.len() as u32 - 1);
+    let ptr_ty = Type::Ptr(Box::new(Type::Struct(strukt)));
+    let ptr = flat.prog.add_var(VarInfo {
+        name: format!("&{}", info.name),
+        ty: ptr_ty.clone(),
+        kind: info.kind.clone(),
+        line: info.line,
+    });
+    Boxed {
+        ptr,
+        ptr_ty,
+        ty: info.ty,
+        strukt,
+    }
+}
+
+/// `(&v)->val`.
+fn cell_of(b: &Boxed) -> Expr {
+    let base = Expr {
+        kind: ExprKind::Deref(Box::new(Expr {
+            kind: ExprKind::Var(b.ptr),
+            ty: b.ptr_ty.clone(),
+        })),
+        ty: Type::Struct(b.strukt),
+    };
+    Expr {
+        kind: ExprKind::Field(Box::new(base), 0, "val".into()),
+        ty: b.ty.clone(),
+    }
+}
+
+fn rewrite_expr(e: &Expr, boxes: &BTreeMap<VarId, Boxed>) -> Expr {
+    match &e.kind {
+        ExprKind::AddrOf(inner) => match inner.kind {
+            ExprKind::Var(v) if boxes.contains_key(&v) => Expr {
+                kind: ExprKind::Var(boxes[&v].ptr),
+                ty: e.ty.clone(),
+            },
+            _ => e.map_children(&mut |c| rewrite_expr(c, boxes)),
+        },
+        ExprKind::Var(v) if boxes.contains_key(v) => cell_of(&boxes[v]),
+        _ => e.map_children(&mut |c| rewrite_expr(c, boxes)),
+    }
+}
+
+fn rewrite_op(op: &Op, boxes: &BTreeMap<VarId, Boxed>) -> Op {
+    match op {
+        Op::Havoc(v) if boxes.contains_key(v) => Op::Call {
+            lhs: Some(cell_of(&boxes[v])),
+            callee: Callee::Builtin(Builtin::Nondet),
+            args: vec![],
+        },
+        _ => op.map_exprs(&mut |e| rewrite_expr(e, boxes)),
+    }
+}
+
+/// A chain of edges before the entry: each box allocated, and assumed not NULL.
+fn allocate_at_entry(flat: &mut Flat, boxes: &BTreeMap<VarId, Boxed>) {
+    let line = flat.edges.first().map_or(0, |e| e.line);
+    let old_entry = flat.entry;
+    let mut at = new_node(flat);
+    flat.entry = at;
+    let mut added = vec![at];
+    for b in boxes.values() {
+        let ptr = b.ptr_ty.clone();
+        let var = Expr {
+            kind: ExprKind::Var(b.ptr),
+            ty: ptr.clone(),
+        };
+        let size = flat.prog.strukt(b.strukt).size as i64;
+        let alloc = Op::Call {
+            lhs: Some(var.clone()),
+            callee: Callee::Builtin(Builtin::Alloc(AllocKind::Malloc)),
+            args: vec![Expr::int(size, flat.prog.model.size_t())],
+        };
+        let mid = new_node(flat);
+        add_edge(flat, at, mid, alloc, line);
+        let non_null = Op::Assume {
+            cond: Expr {
+                kind: ExprKind::Cmp(
+                    CmpOp::Ne,
+                    Box::new(var),
+                    Box::new(Expr {
+                        kind: ExprKind::Const(0),
+                        ty: ptr,
+                    }),
+                ),
+                ty: Type::Int(IntTy::INT),
+            },
+            positive: true,
+        };
+        let next = new_node(flat);
+        add_edge(flat, mid, next, non_null, line);
+        added.extend([mid, next]);
+        at = next;
+    }
+    add_edge(flat, at, old_entry, Op::Skip, line);
+    let mut order = added;
+    order.extend(flat.order.iter().copied());
+    flat.order = order;
+}
+
+fn new_node(flat: &mut Flat) -> usize {
+    flat.nodes += 1;
+    flat.out.push(vec![]);
+    flat.inc.push(vec![]);
+    flat.origin.push(None);
+    flat.nodes - 1
+}
+
+fn add_edge(flat: &mut Flat, from: usize, to: usize, op: Op, line: u32) {
+    flat.edges.push(FEdge { from, to, op, line });
+    let i = flat.edges.len() - 1;
+    flat.out[from].push(i);
+    flat.inc[to].push(i);
+    flat.back.push(false);
+}
