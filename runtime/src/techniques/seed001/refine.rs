@@ -16,17 +16,22 @@
 //! over-approximation that lost what they need (the paper's `Δ'12` contradicts `Δ12`).
 //!
 //! The refinement point is the last position from the error at which the forward heap
-//! entails the resource (`Δ_i ⊢ Δ'_i`): precision was lost on the edge after it, by the
-//! abstraction at the next location. SelectSymbols then compares the aligned heaps after the
-//! point: each program variable that a resource equates with a data value or an address
+//! entails the resource (`Δ_i ⊢ Δ'_i`, the forward heap's segments unfolded where the
+//! resource needs cells): precision was lost on the edge after it, by the abstraction at the
+//! next location. SelectSymbols then compares the aligned heaps after the point. It selects
+//! each program variable live where precision was lost that a resource equates with a value
 //! (a pure equality, or a cell field that is the variable: the value a cell holds or the
-//! address it points to) and whose equality is
-//! consistent with the forward heap at that position, and that is live where precision was
-//! lost, is selected, and so is a constant a cell of the resource holds (a sentinel value):
-//! data variables and constants for the multisets (with the number of cells holding it
-//! as its multiplicity), pointer variables as protected addresses. When every selected
-//! symbol is already in `T` (the counterexample came back), each selected data symbol gets
-//! one more copy, up to [`MAX_COPIES`]: the multisets then count more occurrences.
+//! address it points to), the resource being consistent with the forward heap at that
+//! position; and each constant a cell of a resource holds (a sentinel value). Data variables
+//! and constants go to the multisets (with the number of cells holding them as their
+//! multiplicity), pointer variables to the protected addresses (SH^rls).
+//!
+//! Two fallbacks, in order, when that selects nothing new. First, the values, then (if no
+//! value was lost) the addresses, of the cells that the abstraction on the lost edge
+//! summarised: the live variables equal to them, the outermost function's first. Second,
+//! when the counterexample came back with every selected symbol in `T`, one more copy of
+//! each selected data symbol, up to [`MAX_COPIES`]: the multisets then count more
+//! occurrences.
 
 use super::art::{Art, Cex, Precision};
 use super::entail::entails_one;
