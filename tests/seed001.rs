@@ -145,6 +145,22 @@ fn a_variable_whose_address_is_taken_lives_in_a_cell() {
         out.contains("T = {x} (|T| = 1) after 1 refinements"),
         "{out}"
     );
+    // With valid-deref checked, a pointer to a local could outlive it: no cells for
+    // variables then, and the construct is named.
+    let o = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("verify")
+        .arg(&ok)
+        .args([
+            "--engine",
+            "separation",
+            "--check",
+            "unreach-call,valid-deref",
+        ])
+        .output()
+        .expect("run shapecheck");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
+    assert!(out.contains("address of a variable"), "{out}");
     let bug = dir.path().join("push_bug.c");
     std::fs::write(&bug, program("x + 1")).expect("write");
     let out = verify(&bug, "separation");

@@ -5,8 +5,9 @@
 //! cell of its own: a one-field struct `box` allocated at the entry and pointed to by a new
 //! variable `&v`. Every read or write of `v` becomes one of `(&v)->val`, and `&v` becomes the
 //! new variable, so `*p` for `p == &v` is a load from that cell (the executor reads a scalar
-//! through a pointer at a cell's first field). The cells are never freed, which is what the
-//! variables were: unreach-call, valid-deref and valid-free mean the same on the result.
+//! through a pointer at a cell's first field). The cells are never freed: a pointer to a
+//! local that outlives it is not a fault here, so the engine boxes only when neither
+//! valid-deref nor valid-free is checked; `free` of a box is a fault ([`is_box`]).
 
 use crate::program::ir::{
     AllocKind, Builtin, Callee, CmpOp, Expr, ExprKind, Field, IntTy, Op, StructDef, StructId, Type,
@@ -14,6 +15,14 @@ use crate::program::ir::{
 };
 use crate::techniques::seed002::flat::{FEdge, Flat};
 use std::collections::BTreeMap;
+
+/// The name prefix of the box structs (no C struct name has a space).
+const BOX: &str = "box of ";
+
+/// Whether `s` is a variable's box.
+pub fn is_box(prog: &crate::program::ir::Program, s: StructId) -> bool {
+    prog.strukt(s).name.starts_with(BOX)
+}
 
 /// A boxed variable: the pointer to its cell, that pointer's type, the variable's type.
 struct Boxed {
@@ -61,7 +70,7 @@ fn add_box(flat: &mut Flat, v: VarId) -> Boxed {
     let info = flat.prog.var(v).clone();
     let size = flat.prog.size_of(&info.ty);
     flat.prog.structs.push(StructDef {
-        name: format!("box of {}", info.name),
+        name: format!("{BOX}{}", info.name),
         is_union: false,
         fields: vec![Field {
             name: "val".into(),

@@ -128,6 +128,8 @@ impl Exec<'_> {
             ExprKind::Const(k) => match (&e.ty, k) {
                 (Type::Ptr(_), 0) => Ok(vec![(h.clone(), Term::Nil)]),
                 (Type::Ptr(_), _) => Err(Stop::Unsupported("an absolute address".into())),
+                // An unsigned 64-bit constant above i64's range: its bits are negative.
+                (Type::Int(t), k) if !t.signed && *k < 0 => self.havoc_value(h, &[]),
                 _ => Ok(vec![(h.clone(), Term::Int(*k))]),
             },
             ExprKind::Var(x) if e.ty.is_scalar() => Ok(vec![(h.clone(), Term::Var(*x))]),
@@ -393,6 +395,9 @@ impl Exec<'_> {
                     "free of a pointer the heap does not own".into(),
                 ));
             };
+            if super::boxes::is_box(self.prog, ty) {
+                return Err(Stop::Error("free of the address of a variable".into()));
+            }
             let mut cases = vec![];
             if !c.differ(&h.pure, a, Term::Nil) {
                 let mut z = h.clone();

@@ -92,7 +92,11 @@ impl Engine for Seed001 {
 /// Algorithm 1 with Algorithm 2 on the task: the verdict and the run's numbers.
 pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats), String> {
     let mut flat = Flat::new(task.program)?;
-    boxes::box_address_taken(&mut flat);
+    // A variable's cell lives as long as the run, not as the variable: with valid-deref or
+    // valid-free checked, a dangling pointer to a local must stay a fault, so no boxes.
+    if !task.properties.has(Property::ValidDeref) && !task.properties.has(Property::ValidFree) {
+        boxes::box_address_taken(&mut flat);
+    }
     let shapes = shapes::list_shapes(&flat.prog);
     let live = flat.liveness();
     let exec = Exec {
