@@ -13,7 +13,7 @@
 //! symbols of `T` keep theirs, since the abstraction must keep their values apart.
 
 use super::abstraction::Abstraction;
-use super::entail::entails_one;
+use super::entail::entails;
 use super::exec::{Exec, Post};
 use super::heap::{Bag, ListShape, SymHeap, Term};
 use crate::engine::Budget;
@@ -218,11 +218,12 @@ impl<'a> Art<'a> {
     /// Whether `h` entails a heap already at `loc`.
     fn covered(&mut self, loc: usize, h: &SymHeap) -> bool {
         self.queries += 1;
-        let here: Vec<SymHeap> = self.at[loc]
-            .iter()
-            .map(|i| self.nodes[*i].heap.clone())
-            .collect();
-        entails_one(self.shapes, h, &here)
+        self.entailed_at(loc, h)
+    }
+
+    /// Whether `h` entails one of the heaps stored at `loc`.
+    fn entailed_at(&self, loc: usize, h: &SymHeap) -> bool {
+        (self.at[loc].iter()).any(|i| entails(self.shapes, h, &self.nodes[*i].heap))
     }
 
     fn push(&mut self, loc: usize, heap: SymHeap, parent: Option<(usize, usize)>) -> usize {
@@ -291,16 +292,12 @@ impl<'a> Art<'a> {
                 let Post::Heaps(hs) = self.exec.post(&n.heap, &edge.op) else {
                     return Err(format!("node {id}: the post along line {} is ⊤", edge.line));
                 };
-                let here: Vec<SymHeap> = self.at[edge.to]
-                    .iter()
-                    .map(|i| self.nodes[*i].heap.clone())
-                    .collect();
                 for h in hs {
                     let Some(h) = self.prepare(edge.to, &h, t) else {
                         continue;
                     };
                     queries += 1;
-                    if !entails_one(self.shapes, &h, &here) {
+                    if !self.entailed_at(edge.to, &h) {
                         return Err(format!(
                             "node {id}: a post along line {} is not entailed at its location: {h}",
                             edge.line

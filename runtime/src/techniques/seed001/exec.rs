@@ -159,19 +159,9 @@ impl Exec<'_> {
             }
             ExprKind::Cast(a) if same_value(&a.ty, &e.ty) => self.value(h, a),
             ExprKind::Cast(a) if matches!(e.ty, Type::Int(t) if t.boolean) => {
-                let zero = zero_of(&a.ty);
-                self.truth(
-                    h,
-                    CmpOp::Ne,
-                    a,
-                    &Expr {
-                        kind: ExprKind::Const(0),
-                        ty: a.ty.clone(),
-                    },
-                    zero,
-                )
+                self.truth(h, CmpOp::Ne, a, None)
             }
-            ExprKind::Cmp(op, a, b) if comparable(&a.ty, &b.ty) => self.truth(h, *op, a, b, None),
+            ExprKind::Cmp(op, a, b) if comparable(&a.ty, &b.ty) => self.truth(h, *op, a, Some(b)),
             ExprKind::Cast(a) | ExprKind::Unary(_, a) => self.havoc_value(h, &[a]),
             ExprKind::Binary(_, a, b) | ExprKind::Cmp(_, a, b) => self.havoc_value(h, &[a, b]),
             _ => Err(Stop::Unsupported(format!(
@@ -181,21 +171,20 @@ impl Exec<'_> {
         }
     }
 
-    /// The value (1 or 0) of `a op b`: one case per outcome. `zero` replaces `b` (NULL for
-    /// a pointer tested for truth).
+    /// The value (1 or 0) of `a op b`, `b` being NULL or 0 when absent (a value tested for
+    /// truth): one case per outcome.
     fn truth(
         &self,
         h: &SymHeap,
         op: CmpOp,
         a: &Expr,
-        b: &Expr,
-        zero: Option<Term>,
+        b: Option<&Expr>,
     ) -> Res<Vec<(SymHeap, Term)>> {
         let mut out = vec![];
         for (h, x) in self.value(h, a)? {
-            let ys = match zero {
-                Some(z) => vec![(h, z)],
-                None => self.value(&h, b)?,
+            let ys = match b {
+                Some(b) => self.value(&h, b)?,
+                None => vec![(h, zero_of(&a.ty))],
             };
             for (h, y) in ys {
                 out.extend(
@@ -235,11 +224,7 @@ impl Exec<'_> {
         let (op, a, b) = match &cond.kind {
             ExprKind::Cmp(op, a, b) => (*op, a.as_ref().clone(), b.as_ref().clone()),
             _ => {
-                let zero = if matches!(cond.ty, Type::Ptr(_)) {
-                    Term::Nil
-                } else {
-                    Term::Int(0)
-                };
+                let zero = zero_of(&cond.ty);
                 let mut out = vec![];
                 for (h, v) in self.value(h, cond)? {
                     let op = if positive { CmpOp::Ne } else { CmpOp::Eq };
@@ -398,24 +383,18 @@ impl Exec<'_> {
             if super::boxes::is_box(self.prog, ty) {
                 return Err(Stop::Error("free of the address of a variable".into()));
             }
-            let mut cases = vec![];
+            // `a` may still be NULL: that case is a no-op, the other frees.
+            let mut owned = h.clone();
             if !c.differ(&h.pure, a, Term::Nil) {
-                let mut z = h.clone();
-                z.assume(Atom::eq(a, Term::Nil));
-                let mut nz = h.clone();
-                nz.assume(Atom::ne(a, Term::Nil));
-                cases.push(z);
-                cases.extend(self.expose(&nz, a, ty)?.into_iter().map(|(mut g, i)| {
-                    g.cells.remove(i);
-                    g
-                }));
-            } else {
-                cases.extend(self.expose(&h, a, ty)?.into_iter().map(|(mut g, i)| {
-                    g.cells.remove(i);
-                    g
-                }));
+                let mut null = h.clone();
+                null.assume(Atom::eq(a, Term::Nil));
+                out.push(null);
+                owned.assume(Atom::ne(a, Term::Nil));
             }
-            out.extend(cases);
+            out.extend(self.expose(&owned, a, ty)?.into_iter().map(|(mut g, i)| {
+                g.cells.remove(i);
+                g
+            }));
         }
         Ok(out)
     }
@@ -659,12 +638,12 @@ pub fn constrain(h: &SymHeap, op: CmpOp, x: Term, y: Term) -> Vec<SymHeap> {
 }
 
 /// The term a value of this type is compared with for truth: NULL or 0.
-fn zero_of(ty: &Type) -> Option<Term> {
-    Some(if matches!(ty, Type::Ptr(_)) {
+fn zero_of(ty: &Type) -> Term {
+    if matches!(ty, Type::Ptr(_)) {
         Term::Nil
     } else {
         Term::Int(0)
-    })
+    }
 }
 
 /// The struct a pointer-to-struct or struct type names.
