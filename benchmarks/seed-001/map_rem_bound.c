@@ -5,7 +5,9 @@
  * the binding of k in place, and pushes a new node only when k is unbound; get(k) returns
  * the value of k or a default; rem(k) unlinks and frees the (single) binding of k; bound(k)
  * tests for k. Any operations with any arguments, then rem(k): bound(k) must return false
- * (the paper's goal for row 11). The key is the first int field, the one the value
+ * (the paper's goal for row 11). The key k is drawn before the operations, as the paper's
+ * running example draws x: the runs are the same (k is an input no operation reads until
+ * rem), and T = {k} can then name it while the operations run. The key is the first int field, the one the value
  * refinement tracks (T = {k}).
  * Expected: TRUE (unreach-call)
  */
@@ -61,6 +63,7 @@ int bound(int k) {
 }
 
 int main(void) {
+  int k = __VERIFIER_nondet_int();
   while (__VERIFIER_nondet_int()) {
     int op = __VERIFIER_nondet_int();
     int key = __VERIFIER_nondet_int();
@@ -69,7 +72,6 @@ int main(void) {
     else if (op == 2) rem(key);
     else bound(key);
   }
-  int k = __VERIFIER_nondet_int();
   rem(k);
   if (!(bound(k) == 0)) reach_error();
   return 0;

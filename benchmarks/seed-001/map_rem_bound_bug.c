@@ -62,6 +62,7 @@ int bound(int k) {
 }
 
 int main(void) {
+  int k = __VERIFIER_nondet_int();
   while (__VERIFIER_nondet_int()) {
     int op = __VERIFIER_nondet_int();
     int key = __VERIFIER_nondet_int();
@@ -70,7 +71,6 @@ int main(void) {
     else if (op == 2) rem(key);
     else bound(key);
   }
-  int k = __VERIFIER_nondet_int();
   rem(k);
   if (!(bound(k) == 0)) reach_error();
   return 0;

@@ -15,12 +15,17 @@
 //!    not protected.
 //! 6. `list(e, f, S) ⇝ list(e, f, pr_T(S, Π))`.
 //!
+//! Segments also carry upper bounds ([`Caps`]): a cell holding `d` is bounded by zero for
+//! each symbol of `T` that `d` provably differs from and by one for each it equals; merging
+//! adds the bounds both sides have, and rules 4 to 6 project them onto `T` like the multisets
+//! (bounds on symbols of `T` no larger than their multiplicity), so the domain stays finite.
+//!
 //! Disequalities that separation implies are dropped, and pure atoms about existentials that no longer occur in the spatial part are dropped (a
 //! weakening). Every rule either removes a spatial conjunct, an existential or a multiset
 //! element, so rewriting terminates; every rule is an entailment `Δ ⊢ Δ'`, so `abs_T` is
 //! inflationary, and a larger `T` or `protect` fires fewer rules (monotone in `T`).
 
-use super::heap::{Atom, Bag, Cell, Classes, ListShape, Seg, SymHeap, Term};
+use super::heap::{Atom, Bag, Caps, Cell, Classes, ListShape, Seg, SymHeap, Term};
 use std::collections::BTreeSet;
 
 /// The abstraction with its parameter.
@@ -41,6 +46,17 @@ struct View {
     from: Term,
     to: Term,
     bag: Bag,
+    caps: Caps,
+    /// A cell's data value.
+    data: Option<Term>,
+}
+
+/// What one rewrite step gives.
+enum Step {
+    /// The rewritten heap.
+    One(SymHeap),
+    /// Cases to rewrite each on its own (they cover the heap).
+    Cases(Vec<SymHeap>),
 }
 
 /// A spatial conjunct: a cell or a segment, by index.
@@ -51,26 +67,47 @@ enum Conj {
 }
 
 impl Abstraction<'_> {
-    /// `abs_T(h)`, or `None` if `h` is inconsistent.
-    pub fn apply(&self, h: &SymHeap) -> Option<SymHeap> {
-        if h.inconsistent() {
-            return None;
+    /// `abs_T(h)`: its cases (none if `h` is inconsistent, more than one where a merge first
+    /// decided whether a cell holds a symbol of `T`).
+    pub fn apply(&self, h: &SymHeap) -> Vec<SymHeap> {
+        let mut todo = vec![h.clone()];
+        let mut out = vec![];
+        while let Some(h) = todo.pop() {
+            if h.inconsistent() {
+                continue;
+            }
+            let mut h = h;
+            loop {
+                match self.step(&h) {
+                    Some(Step::One(next)) => h = next,
+                    Some(Step::Cases(cases)) => {
+                        todo.extend(cases);
+                        break;
+                    }
+                    None => {
+                        out.push(h.canonical());
+                        break;
+                    }
+                }
+            }
         }
-        let mut h = h.clone();
-        while let Some(next) = self.step(&h) {
-            h = next;
-        }
-        Some(h.canonical())
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// One rule application, if any fires.
-    fn step(&self, h: &SymHeap) -> Option<SymHeap> {
-        substitute(h)
+    fn step(&self, h: &SymHeap) -> Option<Step> {
+        let one = substitute(h)
             .or_else(|| drop_implied(h))
-            .or_else(|| collect_garbage(h))
-            .or_else(|| self.merge(h))
-            .or_else(|| self.project(h))
-            .or_else(|| forget(h))
+            .or_else(|| collect_garbage(h));
+        if let Some(h) = one {
+            return Some(Step::One(h));
+        }
+        if let Some(step) = self.merge(h) {
+            return Some(step);
+        }
+        self.project(h).or_else(|| forget(h)).map(Step::One)
     }
 
     /// The list shape of a cell's struct, if the domain has one.
@@ -85,14 +122,17 @@ impl Abstraction<'_> {
                 let c = &h.cells[i];
                 let shape = self.shape_of(c)?;
                 let s = self.shapes[shape];
+                let data = s.data.and_then(|d| c.fields.get(d)).copied();
+                let classes = Classes::new(&h.pure);
                 Some(View {
                     shape,
                     from: c.addr,
                     to: *c.fields.get(s.link)?,
-                    bag: s
-                        .data
-                        .and_then(|d| c.fields.get(d))
-                        .map_or_else(Bag::new, |t| Bag::single(*t)),
+                    bag: data.map_or_else(Bag::new, Bag::single),
+                    caps: data.map_or_else(Caps::new, |d| {
+                        Caps::of_value(d, self.keep, &h.pure, &classes)
+                    }),
+                    data,
                 })
             }
             Conj::Seg(i) => {
@@ -102,13 +142,18 @@ impl Abstraction<'_> {
                     from: s.from,
                     to: s.to,
                     bag: s.bag.clone(),
+                    caps: s.caps.clone(),
+                    data: None,
                 })
             }
         }
     }
 
     /// Rules 4 and 5: merges two conjuncts linked through an existential used nowhere else.
-    fn merge(&self, h: &SymHeap) -> Option<SymHeap> {
+    /// A cell whose value the pure part does not compare with a symbol of `T` is first split
+    /// into the cases that it holds the symbol and that it does not, so the merged segment
+    /// knows how often it may hold it.
+    fn merge(&self, h: &SymHeap) -> Option<Step> {
         let c = Classes::new(&h.pure);
         let counts = h.ex_counts();
         let conjs = conjuncts(h);
@@ -137,18 +182,37 @@ impl Abstraction<'_> {
             if !ends_in_nil && !ends_at_cell {
                 continue;
             }
+            if let Some(cases) = self.decide(h, &c, a).or_else(|| self.decide(h, &c, b)) {
+                return Some(Step::Cases(cases));
+            }
             let seg = Seg {
                 shape: a.shape,
                 from: a.from,
                 to: if ends_in_nil { Term::Nil } else { b.to },
                 bag: a.bag.sum(&b.bag).project(self.keep, &c),
+                caps: a.caps.sum(&b.caps, &c).project(self.keep, &c),
             };
             let mut out = remove(h, &[conjs[i], conjs[j]]);
             out.segs.push(seg);
             out.sort();
-            return Some(out);
+            return Some(Step::One(out));
         }
         None
+    }
+
+    /// The two cases `d = t` and `d ≠ t` for a cell's value `d` and the first symbol `t` of
+    /// `T` the pure part does not compare it with.
+    fn decide(&self, h: &SymHeap, c: &Classes, v: &View) -> Option<Vec<SymHeap>> {
+        let d = v.data?;
+        let keep = self.keep.quotient(c);
+        let (t, _) = keep
+            .iter()
+            .find(|(t, _)| c.count_of(&h.pure, d, *t).is_none())?;
+        let mut same = h.clone();
+        same.assume(Atom::eq(d, t));
+        let mut differ = h.clone();
+        differ.assume(Atom::ne(d, t));
+        Some(vec![same, differ])
     }
 
     /// Whether `t` is (provably equal to) a protected address.
@@ -163,12 +227,12 @@ impl Abstraction<'_> {
             return None;
         }
         let c = Classes::new(&h.pure);
-        let i = h
-            .segs
-            .iter()
-            .position(|s| s.bag.project(self.keep, &c) != s.bag)?;
+        let i = h.segs.iter().position(|s| {
+            s.bag.project(self.keep, &c) != s.bag || s.caps.project(self.keep, &c) != s.caps
+        })?;
         let mut out = h.clone();
         out.segs[i].bag = h.segs[i].bag.project(self.keep, &c);
+        out.segs[i].caps = h.segs[i].caps.project(self.keep, &c);
         out.sort();
         Some(out)
     }
@@ -216,6 +280,17 @@ fn remove(h: &SymHeap, gone: &[Conj]) -> SymHeap {
         .map(|(_, s)| s.clone())
         .collect();
     out
+}
+
+/// The heap with rule 1 applied and the pure atoms about existentials no spatial conjunct
+/// holds dropped, to a fixpoint: the same constraints on the program's values, named by
+/// them (`x = a' ∧ y ≠ a'` becomes `y ≠ x`).
+pub fn simplify(h: &SymHeap) -> SymHeap {
+    let mut h = h.clone();
+    while let Some(next) = substitute(&h).or_else(|| forget(&h)) {
+        h = next;
+    }
+    h
 }
 
 /// Rule 1: replaces an existential by the least term of its class.
@@ -279,7 +354,9 @@ fn collect_garbage(h: &SymHeap) -> Option<SymHeap> {
     Some(out)
 }
 
-/// Drops pure atoms about existentials that occur in no spatial conjunct.
+/// Drops pure atoms about existentials that occur in no spatial conjunct, and the bounds of
+/// segments on existentials that occur nowhere else (some value is held at least once, or
+/// at most so often: no information).
 fn forget(h: &SymHeap) -> Option<SymHeap> {
     let spatial: BTreeSet<Term> = SymHeap {
         pure: vec![],
@@ -295,11 +372,20 @@ fn forget(h: &SymHeap) -> Option<SymHeap> {
         .copied()
         .filter(|a| !a.terms().into_iter().any(dangling))
         .collect();
-    if keep.len() == h.pure.len() {
-        return None;
+    if keep.len() != h.pure.len() {
+        let mut out = h.clone();
+        out.pure = keep;
+        return Some(out);
     }
+    let counts = h.ex_counts();
+    let lone = |t: Term| t.is_ex() && counts.get(&t) == Some(&1);
+    let i = (h.segs.iter())
+        .position(|s| s.bag.iter().any(|(t, _)| lone(t)) || s.caps.iter().any(|(t, _)| lone(t)))?;
     let mut out = h.clone();
-    out.pure = keep;
+    let s = &mut out.segs[i];
+    s.bag = Bag::from_counts(s.bag.iter().filter(|(t, _)| !lone(*t)));
+    s.caps = s.caps.without(lone);
+    out.sort();
     Some(out)
 }
 
@@ -326,6 +412,7 @@ mod tests {
             protect: &[],
         }
         .apply(h)
+        .pop()
         .expect("consistent")
     }
 
@@ -434,6 +521,7 @@ mod tests {
             protect: &protect,
         }
         .apply(&h)
+        .pop()
         .expect("consistent");
         assert!(h.cells.iter().any(|c| c.addr == r), "{h}");
         assert_eq!(h.segs.len(), 1, "{h}");
@@ -453,7 +541,7 @@ mod tests {
                 protect: &[],
             }
             .apply(&h)
-            .is_none()
+            .is_empty()
         );
     }
 
@@ -475,5 +563,54 @@ mod tests {
             vec![],
         );
         assert_eq!(h1.canonical(), h2.canonical());
+    }
+
+    #[test]
+    fn cells_that_differ_from_a_kept_symbol_fold_into_a_segment_without_it() {
+        let (r, x, a) = (var(0), var(1), Term::Ex(0));
+        let (d1, d2) = (Term::Ex(1), Term::Ex(2));
+        let h = heap(
+            vec![node(r, a, d1), node(a, Term::Nil, d2)],
+            vec![Atom::ne(d1, x), Atom::ne(d2, x)],
+        );
+        let out = abs(&Bag::single(x), &h);
+        assert_eq!(out.segs.len(), 1, "{out}");
+        assert_eq!(
+            out.segs[0].caps.bound(x, &Classes::default()),
+            Some(0),
+            "{out}"
+        );
+        // Without x in T the bound is not kept.
+        assert!(abs(&Bag::new(), &h).segs[0].caps.is_empty());
+    }
+
+    #[test]
+    fn a_cell_not_compared_with_a_kept_symbol_is_split_before_it_folds() {
+        let (r, x, a) = (var(0), var(1), Term::Ex(0));
+        let (d1, d2) = (Term::Ex(1), Term::Ex(2));
+        let h = heap(
+            vec![node(r, a, d1), node(a, Term::Nil, d2)],
+            vec![Atom::ne(d1, x)],
+        );
+        let keep = Bag::single(x);
+        let cases = Abstraction {
+            shapes: &SHAPES,
+            keep: &keep,
+            protect: &[],
+        }
+        .apply(&h);
+        // d2 = x (x held once, at most once) or d2 ≠ x (x held by no cell).
+        let bounds: Vec<(u32, Option<u32>)> = cases
+            .iter()
+            .map(|g| {
+                (
+                    g.segs[0].bag.count(x),
+                    g.segs[0].caps.bound(x, &Classes::default()),
+                )
+            })
+            .collect();
+        assert_eq!(cases.len(), 2, "{cases:?}");
+        assert!(bounds.contains(&(1, Some(1))), "{bounds:?}");
+        assert!(bounds.contains(&(0, Some(0))), "{bounds:?}");
     }
 }

@@ -175,10 +175,10 @@ impl<'a> Art<'a> {
                     )));
                 }
             };
-            for h in heaps {
-                let Some(h) = self.prepare(edge.to, &h, t) else {
-                    continue;
-                };
+            let prepared: Vec<SymHeap> = (heaps.iter())
+                .flat_map(|h| self.prepare(edge.to, h, t))
+                .collect();
+            for h in prepared {
                 if h.cells.len() > MAX_CELLS && self.flat.loops.contains_key(&edge.to) {
                     return Err(Forward::Stop(self.unbounded(&h, edge.line)));
                 }
@@ -191,8 +191,8 @@ impl<'a> Art<'a> {
     }
 
     /// The heap as stored at `loc`: dead variables forgotten, `abs_T` at loop heads (garbage
-    /// collection and existential elimination elsewhere); `None` if inconsistent.
-    pub fn prepare(&self, loc: usize, h: &SymHeap, t: &Precision) -> Option<SymHeap> {
+    /// collection and existential elimination elsewhere), in its cases; none if inconsistent.
+    pub fn prepare(&self, loc: usize, h: &SymHeap, t: &Precision) -> Vec<SymHeap> {
         let mut h = h.clone();
         let dead: BTreeSet<VarId> = h
             .terms()
@@ -292,10 +292,7 @@ impl<'a> Art<'a> {
                 let Post::Heaps(hs) = self.exec.post(&n.heap, &edge.op) else {
                     return Err(format!("node {id}: the post along line {} is ⊤", edge.line));
                 };
-                for h in hs {
-                    let Some(h) = self.prepare(edge.to, &h, t) else {
-                        continue;
-                    };
+                for h in hs.iter().flat_map(|h| self.prepare(edge.to, h, t)) {
                     queries += 1;
                     if !self.entailed_at(edge.to, &h) {
                         return Err(format!(

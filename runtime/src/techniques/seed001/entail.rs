@@ -14,7 +14,7 @@
 //! The check is sound and incomplete: a `false` answer only costs precision (a graph is not
 //! covered), never soundness.
 
-use super::heap::{Atom, Bag, Classes, ListShape, SymHeap, Term};
+use super::heap::{Atom, Bag, Caps, Classes, ListShape, SymHeap, Term};
 use std::collections::BTreeMap;
 
 /// Whether `lhs ⊢ rhs`.
@@ -41,8 +41,19 @@ struct Piece {
     addr: Term,
     /// Its list shape and end, and the multiset it holds, if it is a list piece.
     list: Option<(usize, Term, Bag)>,
+    /// What bounds its values: a cell's data term, or a segment's upper bounds.
+    held: Held,
     /// A cell's struct and fields.
     cell: Option<(crate::program::ir::StructId, Vec<Term>)>,
+}
+
+/// What bounds the values of a left piece.
+#[derive(Clone, Debug)]
+enum Held {
+    /// A cell holding this value (none: a cell without a list shape or data field).
+    Value(Option<Term>),
+    /// A segment with these upper bounds.
+    Caps(Caps),
 }
 
 /// Bindings of the right heap's existentials, and which goal uses each left conjunct.
@@ -69,8 +80,11 @@ impl State {
 #[derive(Clone, Debug)]
 enum Goal {
     Cell(Term, crate::program::ir::StructId, Vec<Term>),
-    Seg(usize, Term, Term, Bag),
+    Seg(usize, Term, Term, Bag, Caps),
 }
+
+/// A right segment's shape, end, lower and upper bounds.
+type SegGoal<'g> = (usize, Term, &'g Bag, &'g Caps);
 
 struct Matcher<'a> {
     lhs: &'a SymHeap,
@@ -95,9 +109,14 @@ impl<'a> Matcher<'a> {
                         data.map_or_else(Bag::new, |t| Bag::single(*t)),
                     ))
                 });
+                let data = shapes
+                    .iter()
+                    .find(|s| s.ty == c.ty)
+                    .and_then(|s| s.data.and_then(|d| c.fields.get(d)).copied());
                 Piece {
                     addr: c.addr,
                     list,
+                    held: Held::Value(data),
                     cell: Some((c.ty, c.fields.clone())),
                 }
             })
@@ -105,6 +124,7 @@ impl<'a> Matcher<'a> {
         left.extend(lhs.segs.iter().map(|s| Piece {
             addr: s.from,
             list: Some((s.shape, s.to, s.bag.clone())),
+            held: Held::Caps(s.caps.clone()),
             cell: None,
         }));
         // Cells first, and among them those whose address is not existential.
@@ -117,7 +137,7 @@ impl<'a> Matcher<'a> {
         let mut segs: Vec<Goal> = rhs
             .segs
             .iter()
-            .map(|s| Goal::Seg(s.shape, s.from, s.to, s.bag.clone()))
+            .map(|s| Goal::Seg(s.shape, s.from, s.to, s.bag.clone(), s.caps.clone()))
             .collect();
         segs.sort_by_key(|g| matches!(g, Goal::Seg(_, a, ..) if a.is_ex()));
         goals.extend(segs);
@@ -151,25 +171,31 @@ impl<'a> Matcher<'a> {
                         .all(|(r, l)| self.unify(&mut st, *r, *l));
                 ok && self.go(k + 1, &st)
             }),
-            Some(Goal::Seg(shape, from, to, bag)) => (0..self.left.len()).any(|i| {
+            Some(Goal::Seg(shape, from, to, bag, caps)) => (0..self.left.len()).any(|i| {
                 let p = &self.left[i];
                 if st.used(i) || p.list.as_ref().is_none_or(|l| l.0 != *shape) {
                     return false;
                 }
                 let mut st = st.clone();
                 st.owner[i] = Some(k);
-                self.unify(&mut st, *from, p.addr) && self.chain(k, &st, i, *shape, *to, bag)
+                let goal = (*shape, *to, bag, caps);
+                self.unify(&mut st, *from, p.addr) && self.chain(k, &st, i, goal)
             }),
         }
     }
 
     /// Extends a chain whose last piece is `last` towards the goal's end `to`.
-    fn chain(&self, k: usize, st: &State, last: usize, shape: usize, to: Term, bag: &Bag) -> bool {
+    fn chain(&self, k: usize, st: &State, last: usize, goal: SegGoal) -> bool {
+        let (shape, to, bag, caps) = goal;
         let (_, end, _) = self.left[last].list.as_ref().expect("a list piece");
         let end = *end;
         // Stop here: the chain ends where the goal's segment ends, holding enough values.
         let mut stop = st.clone();
-        if self.unify(&mut stop, to, end) && self.holds(&stop, k, bag) && self.go(k + 1, &stop) {
+        if self.unify(&mut stop, to, end)
+            && self.holds(&stop, k, bag)
+            && self.bounded(&stop, k, caps)
+            && self.go(k + 1, &stop)
+        {
             return true;
         }
         // Or go on through a piece at the chain's end.
@@ -183,7 +209,7 @@ impl<'a> Matcher<'a> {
             }
             let mut st = st.clone();
             st.owner[j] = Some(k);
-            self.chain(k, &st, j, shape, to, bag)
+            self.chain(k, &st, j, goal)
         })
     }
 
@@ -204,6 +230,32 @@ impl<'a> Matcher<'a> {
             }
         }
         bag.below(&held, &self.classes)
+    }
+
+    /// Whether the chain of goal `k` holds no more of each value than `caps` allows: every
+    /// piece bounds it (a cell by whether it provably holds it, a segment by its own bound)
+    /// and the bounds add up to at most the goal's.
+    fn bounded(&self, st: &State, k: usize, caps: &Caps) -> bool {
+        let c = &self.classes;
+        caps.iter().all(|(t, n)| {
+            let Some(t) = self.resolve(st, t) else {
+                return false;
+            };
+            let mut total = 0;
+            for (i, p) in self.left.iter().enumerate() {
+                if st.owner[i] != Some(k) {
+                    continue;
+                }
+                let bound = match &p.held {
+                    Held::Value(Some(d)) => c.count_of(&self.lhs.pure, *d, t),
+                    Held::Value(None) => None,
+                    Held::Caps(own) => own.bound(t, c),
+                };
+                let Some(b) = bound else { return false };
+                total += b;
+            }
+            total <= n
+        })
     }
 
     fn resolve_bag(&self, st: &State, bag: &Bag) -> Option<Bag> {
@@ -292,6 +344,7 @@ mod tests {
             from,
             to,
             bag,
+            caps: Caps::new(),
         }
     }
 
@@ -432,5 +485,32 @@ mod tests {
         );
         let other = heap(vec![], vec![], vec![Atom::eq(var(3), Term::Int(4))], false);
         assert!(ent(&l, &other));
+    }
+
+    #[test]
+    fn an_upper_bound_is_entailed_only_where_it_is_known() {
+        let (r, x, a, d) = (var(0), var(1), Term::Ex(0), Term::Ex(1));
+        let absent = |from: Term| {
+            let mut s = list(from, Term::Nil, Bag::new());
+            s.caps.limit(x, 0);
+            s
+        };
+        let none = heap(vec![], vec![absent(r)], vec![], false);
+        let plain = heap(vec![], vec![list(r, Term::Nil, Bag::new())], vec![], false);
+        assert!(ent(&none, &plain));
+        assert!(!ent(&plain, &none));
+        // A cell and a segment: the cell must provably not hold x.
+        let cell = |pure: Vec<Atom>| heap(vec![node(r, a, d)], vec![absent(a)], pure, false);
+        assert!(ent(&cell(vec![Atom::ne(d, x)]), &none));
+        assert!(!ent(&cell(vec![]), &none));
+        assert!(!ent(&cell(vec![Atom::eq(d, x)]), &none));
+    }
+
+    #[test]
+    fn lower_bounds_beyond_the_upper_bounds_denote_nothing() {
+        let (r, x) = (var(0), var(1));
+        let mut s = list(r, Term::Nil, Bag::single(x));
+        s.caps.limit(x, 0);
+        assert!(heap(vec![], vec![s], vec![], false).inconsistent());
     }
 }

@@ -12,7 +12,7 @@
 //! value of the variable to a fresh existential. Arithmetic the terms cannot express yields a
 //! fresh existential (a sound havoc), and a condition they cannot express constrains nothing.
 
-use super::heap::{Atom, Bag, Cell, Classes, ListShape, Seg, SymHeap, Term};
+use super::heap::{Atom, Bag, Caps, Cell, Classes, ListShape, Seg, SymHeap, Term};
 use crate::program::ir::{
     AllocKind, Builtin, Callee, CmpOp, ErrorCall, Expr, ExprKind, Op, Program, StructId, Type,
     VarId,
@@ -491,40 +491,41 @@ impl Exec<'_> {
     }
 
     /// The cases of `list(e, f, S)` (Fig. 3): its first cell, then the rest of the segment.
+    /// Upper bounds split the cases further: a cell whose value may be a bounded symbol
+    /// either is it (the rest may hold one fewer) or is not.
     pub fn unfold(&self, h: &SymHeap, j: usize) -> Vec<SymHeap> {
         let seg = h.segs[j].clone();
         let mut base = h.clone();
         base.segs.remove(j);
-        let shape = self.shapes[seg.shape];
         let mut out = vec![];
         let elems: Vec<(Term, u32)> = seg.bag.iter().collect();
         let size: u32 = elems.iter().map(|(_, n)| n).sum();
         // One cell: only if the multiset has at most one element.
         if size <= 1 {
             let d = elems.first().map(|(t, _)| *t);
-            out.push(self.with_cell(&base, shape, seg.from, seg.to, d, None));
+            out.extend(self.with_cell(&base, &seg, d, None));
         }
         // A cell holding one element of S, then the rest.
         for (d, _) in &elems {
             let mut rest = seg.bag.clone();
             rest.remove_one(*d);
-            out.push(self.with_cell(&base, shape, seg.from, seg.to, Some(*d), Some(rest)));
+            out.extend(self.with_cell(&base, &seg, Some(*d), Some(rest)));
         }
         // A cell holding anything, then a segment with all of S.
-        out.push(self.with_cell(&base, shape, seg.from, seg.to, None, Some(seg.bag.clone())));
+        out.extend(self.with_cell(&base, &seg, None, Some(seg.bag.clone())));
         out
     }
 
-    /// `base ∗ node(e, x', d) ∗ list(x', f, rest)` (or `node(e, f, d)` without `rest`).
+    /// `base ∗ node(e, x', d) ∗ list(x', f, rest)` (or `node(e, f, d)` without `rest`) for
+    /// `seg = list(e, f, _)`, in the cases of its upper bounds.
     fn with_cell(
         &self,
         base: &SymHeap,
-        shape: ListShape,
-        e: Term,
-        f: Term,
+        seg: &Seg,
         d: Option<Term>,
         rest: Option<Bag>,
-    ) -> SymHeap {
+    ) -> Vec<SymHeap> {
+        let shape = self.shapes[seg.shape];
         let mut h = base.clone();
         let n = self.prog.strukt(shape.ty).fields.len();
         let first = fresh_run(&h, n as u32 + 1);
@@ -532,26 +533,31 @@ impl Exec<'_> {
         if let (Some(k), Some(d)) = (shape.data, d) {
             fields[k] = d;
         }
+        let next = Term::Ex(first + n as u32);
         match rest {
-            None => fields[shape.link] = f,
+            None => fields[shape.link] = seg.to,
             Some(bag) => {
-                let next = Term::Ex(first + n as u32);
                 fields[shape.link] = next;
                 h.segs.push(Seg {
-                    shape: self.shapes.iter().position(|s| *s == shape).unwrap_or(0),
+                    shape: seg.shape,
                     from: next,
-                    to: f,
+                    to: seg.to,
                     bag,
+                    caps: seg.caps.clone(),
                 });
             }
         }
+        let data = shape.data.map(|k| fields[k]);
         h.cells.push(Cell {
-            addr: e,
+            addr: seg.from,
             ty: shape.ty,
             fields,
         });
         h.sort();
-        h
+        match data {
+            Some(d) => bounded_cases(h, d, next, &seg.caps),
+            None => vec![h],
+        }
     }
 
     /// The index of the field at byte offset `off` of struct `ty`.
@@ -578,6 +584,34 @@ impl Exec<'_> {
         }
         Ok(i)
     }
+}
+
+/// The cases of an unfolded cell holding `d` under its segment's upper bounds: `d` differs
+/// from a symbol bounded by zero; for a symbol bounded by more, either `d` is it and the rest
+/// of the segment (the one starting at `next`, if any) holds one fewer, or `d` is not.
+fn bounded_cases(h: SymHeap, d: Term, next: Term, caps: &Caps) -> Vec<SymHeap> {
+    let mut out = vec![h];
+    for (t, n) in caps.iter() {
+        let mut cases = vec![];
+        for h in out {
+            let c = Classes::new(&h.pure);
+            let known = c.count_of(&h.pure, d, t);
+            let mut differ = h.clone();
+            differ.assume(Atom::ne(d, t));
+            let mut same = h;
+            same.assume(Atom::eq(d, t));
+            if let Some(rest) = same.segs.iter_mut().find(|s| s.from == next) {
+                rest.caps.take_one(t, &c);
+            }
+            match (n, known) {
+                (0, _) | (_, Some(0)) => cases.push(differ),
+                (_, Some(_)) => cases.push(same),
+                (_, None) => cases.extend([differ, same]),
+            }
+        }
+        out = cases;
+    }
+    out
 }
 
 /// `h` with variable `x` holding `v` (its old value renamed to a fresh existential).
@@ -743,6 +777,7 @@ mod tests {
                 from,
                 to: Term::Nil,
                 bag,
+                caps: Caps::new(),
             }],
             ..SymHeap::emp()
         }
@@ -834,5 +869,43 @@ mod tests {
         let mut non_null = freed.clone();
         non_null.assume(Atom::ne(r, Term::Nil));
         assert!(matches!(exec.post(&non_null, &free), Post::Error(_)));
+    }
+
+    #[test]
+    fn an_upper_bound_constrains_the_unfolded_cells() {
+        let prog = program();
+        let shapes = list_shapes(&prog);
+        let exec = executor(&prog, &shapes);
+        let (r, x) = (var_named(&prog, "r"), Term::Int(7));
+        let bounded = |n: u32| {
+            let mut h = segment(Bag::new(), r);
+            h.segs[0].caps.limit(x, n);
+            h
+        };
+        let data = |h: &SymHeap| h.cells[0].fields[1];
+        // At most zero: every case's cell differs from x.
+        for h in exec.unfold(&bounded(0), 0) {
+            let c = Classes::new(&h.pure);
+            assert!(c.differ(&h.pure, data(&h), x), "{h}");
+        }
+        // At most one: a cell that is x leaves none for the rest; one that is not leaves one.
+        let cases = exec.unfold(&bounded(1), 0);
+        let rest = |h: &SymHeap| h.segs.first().map(|s| s.caps.bound(x, &Classes::default()));
+        let c = |h: &SymHeap| Classes::new(&h.pure);
+        assert!(
+            cases
+                .iter()
+                .any(|h| c(h).equal(data(h), x) && rest(h) == Some(Some(0)))
+        );
+        assert!(
+            cases
+                .iter()
+                .any(|h| c(h).differ(&h.pure, data(h), x) && rest(h) == Some(Some(1)))
+        );
+        assert!(
+            !cases
+                .iter()
+                .any(|h| c(h).equal(data(h), x) && rest(h) == Some(Some(1)))
+        );
     }
 }

@@ -2,7 +2,8 @@
 //! equalities, disequalities and data comparisons between terms, and a spatial part of
 //! points-to cells (one term per field) and non-empty list segments, each segment carrying a
 //! multiset of data values that at least that many of its cells hold (`list(x, y, S)` of the
-//! multiset domain SH^mls), plus `true` for junk.
+//! multiset domain SH^mls) and upper bounds on how many hold a value ([`Caps`], our extension:
+//! zero says a value is absent, which SH^mls's lower bounds cannot say), plus `true` for junk.
 //!
 //! Consumes terms over the program's variables; produces heaps with the operations the
 //! abstraction and the entailment check need: the equality closure of the pure part
@@ -192,6 +193,111 @@ impl Bag {
     }
 }
 
+/// Upper bounds on how many cells of a segment hold a value: `t ↦ n` says at most `n` do
+/// (zero: none does); values without an entry are unbounded. The dual of [`Bag`]'s lower
+/// bounds, kept for the symbols of `T` only: a removed key, or a value a search did not find,
+/// is then known absent from the list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Caps(BTreeMap<Term, u32>);
+
+impl Caps {
+    /// No bounds.
+    pub fn new() -> Caps {
+        Caps::default()
+    }
+
+    /// Bounds the count of `t` by `n` (the least bound wins).
+    pub fn limit(&mut self, t: Term, n: u32) {
+        let e = self.0.entry(t).or_insert(n);
+        *e = (*e).min(n);
+    }
+
+    /// The bound on `t` (of any term of its class), if there is one.
+    pub fn bound(&self, t: Term, c: &Classes) -> Option<u32> {
+        self.iter()
+            .filter(|(k, _)| c.equal(*k, t))
+            .map(|(_, n)| n)
+            .min()
+    }
+
+    /// One cell fewer may hold `t`: the bound on its class goes down by one.
+    pub fn take_one(&mut self, t: Term, c: &Classes) {
+        for (k, n) in self.0.iter_mut() {
+            if c.equal(*k, t) {
+                *n = n.saturating_sub(1);
+            }
+        }
+    }
+
+    /// Whether it bounds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The bounds on the values `gone` does not select.
+    pub fn without(&self, gone: impl Fn(Term) -> bool) -> Caps {
+        Caps(
+            self.0
+                .iter()
+                .filter(|(t, _)| !gone(**t))
+                .map(|(t, n)| (*t, *n))
+                .collect(),
+        )
+    }
+
+    /// Values with their bounds, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (Term, u32)> + '_ {
+        self.0.iter().map(|(t, n)| (*t, *n))
+    }
+
+    /// The bounds with `f` applied to the values (the least bound of values mapped together).
+    pub fn map(&self, f: impl Fn(Term) -> Term) -> Caps {
+        let mut out = Caps::new();
+        for (t, n) in self.iter() {
+            out.limit(f(t), n);
+        }
+        out
+    }
+
+    /// The bounds of two segments laid end to end: a value bounded in both, by the sum.
+    pub fn sum(&self, other: &Caps, c: &Classes) -> Caps {
+        let (a, b) = (self.map(|t| c.rep(t)), other.map(|t| c.rep(t)));
+        let mut out = Caps::new();
+        for (t, n) in a.iter() {
+            if let Some(m) = b.0.get(&t) {
+                out.limit(t, n + m);
+            }
+        }
+        out
+    }
+
+    /// The bounds a cell holding `d` satisfies for the symbols of `keep`: zero for those it
+    /// provably differs from, one for those it provably equals.
+    pub fn of_value(d: Term, keep: &Bag, pure: &[Atom], c: &Classes) -> Caps {
+        let mut out = Caps::new();
+        for (t, _) in keep.quotient(c).iter() {
+            if let Some(n) = c.count_of(pure, d, t) {
+                out.limit(t, n);
+            }
+        }
+        out
+    }
+
+    /// The projection onto `T` (the bounds analogue of `pr_T`): the bounds, up to `Π`, on
+    /// values provably equal to a symbol of `T` and no larger than its multiplicity there,
+    /// which keeps the domain finite.
+    pub fn project(&self, keep: &Bag, c: &Classes) -> Caps {
+        let keep = keep.quotient(c);
+        let mut out = Caps::new();
+        for (t, n) in self.map(|t| c.rep(t)).iter() {
+            if keep.count(t) >= n.max(1) {
+                out.limit(t, n);
+            }
+        }
+        out
+    }
+}
+
 /// A list shape: the struct of its cells, the field that links them and the field whose
 /// value the multisets count (none for lists without data).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -227,6 +333,16 @@ pub struct Seg {
     pub to: Term,
     /// Lower bounds on the data values held.
     pub bag: Bag,
+    /// Upper bounds on the data values held.
+    pub caps: Caps,
+}
+
+impl Seg {
+    /// Whether its lower bounds exceed its upper bounds (it denotes nothing).
+    fn overfull(&self, c: &Classes) -> bool {
+        let held = self.bag.quotient(c);
+        self.caps.iter().any(|(t, n)| held.count(c.rep(t)) > n)
+    }
 }
 
 /// A symbolic heap `Π ∧ Σ` (with `∗ true` when `junk`).
@@ -262,6 +378,7 @@ impl SymHeap {
             out.push(s.from);
             out.push(s.to);
             out.extend(s.bag.iter().map(|(t, _)| t));
+            out.extend(s.caps.iter().map(|(t, _)| t));
         }
         out
     }
@@ -310,6 +427,7 @@ impl SymHeap {
                     from: f(s.from),
                     to: f(s.to),
                     bag: s.bag.map(f),
+                    caps: s.caps.map(f),
                 })
                 .collect(),
             junk: self.junk,
@@ -357,7 +475,7 @@ impl SymHeap {
             return true;
         }
         reps.sort();
-        reps.windows(2).any(|w| w[0] == w[1])
+        reps.windows(2).any(|w| w[0] == w[1]) || self.segs.iter().any(|s| s.overfull(&c))
     }
 
     /// The canonical form: existentials renamed `0, 1, ...` in order of first occurrence
@@ -383,6 +501,7 @@ impl SymHeap {
             push(s.from);
             push(s.to);
             s.bag.iter().for_each(|(t, _)| push(t));
+            s.caps.iter().for_each(|(t, _)| push(t));
         }
         for a in pure {
             a.terms().into_iter().for_each(&mut push);
@@ -414,6 +533,7 @@ fn masked_seg(s: &Seg) -> Seg {
         from: mask(s.from),
         to: mask(s.to),
         bag: s.bag.map(mask),
+        caps: s.caps.map(mask),
     }
 }
 
@@ -541,6 +661,18 @@ impl Classes {
         })
     }
 
+    /// How many of the values `{d}` are provably `t`: one if equal, zero if they differ,
+    /// `None` if the pure part does not tell.
+    pub fn count_of(&self, pure: &[Atom], d: Term, t: Term) -> Option<u32> {
+        if self.equal(d, t) {
+            Some(1)
+        } else if self.differ(pure, d, t) {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
     /// Whether `a < b` follows from `pure` and the classes.
     pub fn less(&self, pure: &[Atom], a: Term, b: Term) -> bool {
         let (ra, rb) = (self.rep(a), self.rep(b));
@@ -578,12 +710,14 @@ impl fmt::Display for SymHeap {
                     }
                 })
                 .collect();
+            let caps: Vec<String> = s.caps.iter().map(|(t, n)| format!(", #{t}<={n}")).collect();
             parts.push(format!(
-                "list{}({}, {}, {{{}}})",
+                "list{}({}, {}, {{{}}}{})",
                 s.shape,
                 s.from,
                 s.to,
-                bag.join(", ")
+                bag.join(", "),
+                caps.concat()
             ));
         }
         if self.junk {

@@ -21,8 +21,9 @@
 //! next location. SelectSymbols then compares the aligned heaps after the point. It selects
 //! each program variable live where precision was lost that a resource equates with a value
 //! (a pure equality, or a cell field that is the variable: the value a cell holds or the
-//! address it points to), the resource being consistent with the forward heap at that
-//! position; and each constant a cell of a resource holds (a sentinel value). Data variables
+//! address it points to) or, for a data variable, requires a cell's value to differ from
+//! (an absence, which the segments' upper bounds keep), the resource being consistent with
+//! the forward heap at that position; and each constant a cell of a resource holds (a sentinel value). Data variables
 //! and constants go to the multisets (with the number of cells holding them as their
 //! multiplicity), pointer variables to the protected addresses (SH^rls).
 //!
@@ -33,6 +34,7 @@
 //! each selected data symbol, up to [`MAX_COPIES`]: the multisets then count more
 //! occurrences.
 
+use super::abstraction::simplify;
 use super::art::{Art, Cex, Precision};
 use super::entail::entails_one;
 use super::heap::{Atom, Bag, Cell, Classes, SymHeap, Term};
@@ -108,7 +110,7 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
     let live = &art.live[at];
     let mut add = Precision::default();
     for j in i + 1..=k {
-        select(prog, heaps[j], &bwd[j], live, &mut add);
+        select(art, heaps[j], &bwd[j], live, &mut add);
     }
     let selected = add.keep.clone();
     add.keep = Bag::from_counts(
@@ -164,15 +166,19 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
 }
 
 /// SelectSymbols on one aligned pair: the variables the resource equates with a value of
-/// the heap, consistently with the forward heap.
+/// the heap, consistently with the forward heap; of several variables the forward heap
+/// makes equal, the outermost function's. The resource is first simplified, so that an
+/// equality with an existential that only names a variable's value selects nothing.
 fn select(
-    prog: &Program,
+    art: &Art,
     fwd: &SymHeap,
     bwd: &[SymHeap],
     live: &std::collections::BTreeSet<VarId>,
     out: &mut Precision,
 ) {
+    let prog = &art.flat.prog;
     for d in bwd {
+        let d = &simplify(d);
         let c = Classes::new(&d.pure);
         let mut picked: Vec<(Term, u32)> = vec![];
         for t in d.terms() {
@@ -193,7 +199,8 @@ fn select(
                 || !t.is_const()
                     && (held
                         || (d.pure.iter())
-                            .any(|a| matches!(a, Atom::Eq(p, q) if *p == t || *q == t)));
+                            .any(|a| matches!(a, Atom::Eq(p, q) if *p == t || *q == t))
+                        || (!is_pointer(prog, t) && differs_from_a_cell(d, &c, t)));
             if !equated || !compatible(fwd, d) {
                 continue;
             }
@@ -202,11 +209,19 @@ fn select(
                 .iter()
                 .filter(|cell| cell.fields.iter().any(|f| c.equal(*f, t)))
                 .count() as u32;
+            if std::env::var_os("SHAPECHECK_SL_DEBUG").is_some() {
+                eprintln!("select {t} from {d} (fwd {fwd})");
+            }
             picked.push((t, holders.max(1)));
         }
+        let known = Classes::new(&fwd.pure);
         for (t, n) in picked {
-            let pointer = matches!(t, Term::Var(v) if matches!(prog.var(v).ty, Type::Ptr(_)));
-            if pointer {
+            // Of the live variables the forward heap makes equal, the outermost function's.
+            let t = match outermost(art, live, &known, t) {
+                Some(v) if !t.is_const() => Term::Var(v),
+                _ => t,
+            };
+            if is_pointer(prog, t) {
                 if !out.protect.contains(&t) {
                     out.protect.push(t);
                 }
@@ -216,6 +231,25 @@ fn select(
             }
         }
     }
+}
+
+/// Whether `t` is a pointer variable.
+fn is_pointer(prog: &Program, t: Term) -> bool {
+    matches!(t, Term::Var(v) if matches!(prog.var(v).ty, Type::Ptr(_)))
+}
+
+/// Whether the resource `d` needs a value some cell holds to differ from `t` (the cell must
+/// not hold `t`: an absence the upper bounds of the segments keep).
+fn differs_from_a_cell(d: &SymHeap, c: &Classes, t: Term) -> bool {
+    let held = |x: Term| {
+        d.cells
+            .iter()
+            .any(|cell| cell.fields.iter().any(|f| c.equal(*f, x)))
+    };
+    d.pure.iter().any(|a| match a {
+        Atom::Ne(p, q) => (*p == t && held(*q)) || (*q == t && held(*p)),
+        _ => false,
+    })
 }
 
 /// Whether `fwd` entails one of `bwd`, unfolding its segments (up to `depth` times) when the
