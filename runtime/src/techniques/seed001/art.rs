@@ -221,9 +221,14 @@ impl<'a> Art<'a> {
         self.entailed_at(loc, h)
     }
 
-    /// Whether `h` entails one of the heaps stored at `loc`.
+    /// Whether `h` entails one of the heaps stored at `loc` (is one of them, or entails it:
+    /// the entailment check is incomplete, and a heap whose bounds name an existential known
+    /// only from the pure part would not be found to entail itself).
     fn entailed_at(&self, loc: usize, h: &SymHeap) -> bool {
-        (self.at[loc].iter()).any(|i| entails(self.shapes, h, &self.nodes[*i].heap))
+        (self.at[loc].iter()).any(|i| {
+            let stored = &self.nodes[*i].heap;
+            stored == h || entails(self.shapes, h, stored)
+        })
     }
 
     fn push(&mut self, loc: usize, heap: SymHeap, parent: Option<(usize, usize)>) -> usize {

@@ -1,17 +1,20 @@
-//! Variables whose address is taken, as heap cells: separation logic's stack cells.
+//! Variables whose address is taken, and struct variables, as heap cells: separation
+//! logic's stack cells.
 //!
 //! Consumes the inlined program ([`Flat`]); produces it rewritten so that each scalar
 //! variable `v` whose address the program takes (`&v`, as in `push(&head, x)`) lives in a
 //! cell of its own: a one-field struct `box` allocated at the entry and pointed to by a new
 //! variable `&v`. Every read or write of `v` becomes one of `(&v)->val`, and `&v` becomes the
 //! new variable, so `*p` for `p == &v` is a load from that cell (the executor reads a scalar
-//! through a pointer at a cell's first field). The cells are never freed: a pointer to a
-//! local that outlives it is not a fault here, so the engine boxes only when neither
-//! valid-deref nor valid-free is checked; `free` of a box is a fault ([`is_box`]).
+//! through a pointer at a cell's first field). A variable of struct type (a sentinel node
+//! declared as a global, as FreeRTOS declares its list end) becomes a cell of its own struct
+//! the same way: `s.f` becomes `(&s)->f`. The cells are never freed; `free` of one is a fault
+//! ([`is_box`], [`is_variable_cell`]). A pointer to a local that outlives it is not a fault here, so the
+//! engine makes these cells only when neither valid-deref nor valid-free is checked.
 
 use crate::program::ir::{
-    AllocKind, Builtin, Callee, CmpOp, Expr, ExprKind, Field, IntTy, Op, StructDef, StructId, Type,
-    VarId, VarInfo,
+    AllocKind, Builtin, Callee, CmpOp, Expr, ExprKind, Field, IntTy, Op, Program, StructDef,
+    StructId, Type, VarId, VarInfo,
 };
 use crate::techniques::seed002::flat::{FEdge, Flat};
 use std::collections::BTreeMap;
@@ -19,9 +22,17 @@ use std::collections::BTreeMap;
 /// The name prefix of the box structs (no C struct name has a space).
 const BOX: &str = "box of ";
 
-/// Whether `s` is a variable's box.
-pub fn is_box(prog: &crate::program::ir::Program, s: StructId) -> bool {
+/// Whether `s` is a scalar variable's box.
+pub fn is_box(prog: &Program, s: StructId) -> bool {
     prog.strukt(s).name.starts_with(BOX)
+}
+
+/// The name prefix of the pointers to variables' cells (no C identifier starts with `&`).
+const CELL: &str = "&";
+
+/// Whether `p` points to a variable's cell (a box, or a struct variable's cell).
+pub fn is_variable_cell(prog: &Program, p: VarId) -> bool {
+    prog.var(p).name.starts_with(CELL)
 }
 
 /// A boxed variable: the pointer to its cell, that pointer's type, the variable's type.
@@ -32,9 +43,10 @@ struct Boxed {
     strukt: StructId,
 }
 
-/// Rewrites `flat`; the number of variables boxed.
+/// Rewrites `flat`; the number of variables given cells.
 pub fn box_address_taken(flat: &mut Flat) -> usize {
-    let taken = address_taken(flat);
+    let mut taken = address_taken(flat);
+    taken.extend(struct_variables(flat));
     let boxes: BTreeMap<VarId, Boxed> = taken.into_iter().map(|v| (v, add_box(flat, v))).collect();
     if boxes.is_empty() {
         return 0;
@@ -65,9 +77,38 @@ fn address_taken(flat: &Flat) -> Vec<VarId> {
     out
 }
 
-/// A one-field struct for `v` and the variable pointing to its cell.
+/// The variables of a complete struct type the program reads or writes.
+fn struct_variables(flat: &Flat) -> Vec<VarId> {
+    let mut out = vec![];
+    for e in &flat.edges {
+        for x in e.op.exprs() {
+            x.visit(&mut |y| {
+                if let ExprKind::Var(v) = y.kind
+                    && let Type::Struct(s) = flat.prog.var(v).ty
+                    && flat.prog.strukt(s).complete
+                    && !flat.prog.strukt(s).is_union
+                    && !out.contains(&v)
+                {
+                    out.push(v);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// The cell for `v` (a one-field struct for a scalar, its own struct for a struct variable)
+/// and the variable pointing to it.
 fn add_box(flat: &mut Flat, v: VarId) -> Boxed {
     let info = flat.prog.var(v).clone();
+    if let Type::Struct(strukt) = info.ty {
+        return Boxed {
+            ptr: add_pointer(flat, &info, strukt),
+            ptr_ty: Type::Ptr(Box::new(Type::Struct(strukt))),
+            ty: info.ty,
+            strukt,
+        };
+    }
     let size = flat.prog.size_of(&info.ty);
     flat.prog.structs.push(StructDef {
         name: format!("{BOX}{}", info.name),
@@ -83,32 +124,42 @@ fn add_box(flat: &mut Flat, v: VarId) -> Boxed {
         complete: true,
     });
     let strukt = StructId(flat.prog.structs.len() as u32 - 1);
-    let ptr_ty = Type::Ptr(Box::new(Type::Struct(strukt)));
-    let ptr = flat.prog.add_var(VarInfo {
-        name: format!("&{}", info.name),
-        ty: ptr_ty.clone(),
-        kind: info.kind.clone(),
-        line: info.line,
-    });
     Boxed {
-        ptr,
-        ptr_ty,
+        ptr: add_pointer(flat, &info, strukt),
+        ptr_ty: Type::Ptr(Box::new(Type::Struct(strukt))),
         ty: info.ty,
         strukt,
     }
 }
 
-/// `(&v)->val`.
-fn cell_of(b: &Boxed) -> Expr {
-    let base = Expr {
+/// The variable `&v` pointing to `v`'s cell of struct `strukt`.
+fn add_pointer(flat: &mut Flat, info: &VarInfo, strukt: StructId) -> VarId {
+    flat.prog.add_var(VarInfo {
+        name: format!("{CELL}{}", info.name),
+        ty: Type::Ptr(Box::new(Type::Struct(strukt))),
+        kind: info.kind.clone(),
+        line: info.line,
+    })
+}
+
+/// The cell itself, `*(&v)`.
+fn deref(b: &Boxed) -> Expr {
+    Expr {
         kind: ExprKind::Deref(Box::new(Expr {
             kind: ExprKind::Var(b.ptr),
             ty: b.ptr_ty.clone(),
         })),
         ty: Type::Struct(b.strukt),
-    };
+    }
+}
+
+/// `(&v)->val` for a scalar, `*(&v)` for a struct variable.
+fn cell_of(b: &Boxed) -> Expr {
+    if matches!(b.ty, Type::Struct(_)) {
+        return deref(b);
+    }
     Expr {
-        kind: ExprKind::Field(Box::new(base), 0, "val".into()),
+        kind: ExprKind::Field(Box::new(deref(b)), 0, "val".into()),
         ty: b.ty.clone(),
     }
 }

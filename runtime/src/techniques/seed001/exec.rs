@@ -380,7 +380,11 @@ impl Exec<'_> {
                     "free of a pointer the heap does not own".into(),
                 ));
             };
-            if super::boxes::is_box(self.prog, ty) {
+            let variable = super::boxes::is_box(self.prog, ty)
+                || (0..self.prog.vars.len() as u32).map(VarId).any(|v| {
+                    super::boxes::is_variable_cell(self.prog, v) && c.equal(Term::Var(v), a)
+                });
+            if variable {
                 return Err(Stop::Error("free of the address of a variable".into()));
             }
             // `a` may still be NULL: that case is a no-op, the other frees.

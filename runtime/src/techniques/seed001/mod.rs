@@ -93,7 +93,9 @@ impl Engine for Seed001 {
 pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats), String> {
     let mut flat = Flat::new(task.program)?;
     // A variable's cell lives as long as the run, not as the variable: with valid-deref or
-    // valid-free checked, a dangling pointer to a local must stay a fault, so no boxes.
+    // valid-free checked, a dangling pointer to a local must stay a fault, and a free of a
+    // global's cell through a pointer once the variable `&g` is dead would go unnoticed: no
+    // cells then.
     if !task.properties.has(Property::ValidDeref) && !task.properties.has(Property::ValidFree) {
         boxes::box_address_taken(&mut flat);
     }

@@ -23,9 +23,10 @@
 //! (a pure equality, or a cell field that is the variable: the value a cell holds or the
 //! address it points to) or, for a data variable, requires a cell's value to differ from
 //! (an absence, which the segments' upper bounds keep), the resource being consistent with
-//! the forward heap at that position; and each constant a cell of a resource holds (a sentinel value). Data variables
-//! and constants go to the multisets (with the number of cells holding them as their
-//! multiplicity), pointer variables to the protected addresses (SH^rls).
+//! the forward heap at that position; and each constant a cell of a resource holds or must
+//! differ from (a sentinel value). Data variables and constants go to the multisets (with the
+//! number of cells holding them as their multiplicity), pointer variables to the protected
+//! addresses (SH^rls).
 //!
 //! Two fallbacks, in order, when that selects nothing new. First, the values, then (if no
 //! value was lost) the addresses, of the cells that the abstraction on the lost edge
@@ -195,7 +196,7 @@ fn select(
                 .cells
                 .iter()
                 .any(|cell| cell.fields.iter().any(|f| c.equal(*f, t)));
-            let equated = t.is_const() && held
+            let equated = t.is_const() && (held || differs_from_a_cell(d, &c, t))
                 || !t.is_const()
                     && (held
                         || (d.pure.iter())
