@@ -9,7 +9,8 @@
 //! through a pointer at a cell's first field). A variable of struct type (a sentinel node
 //! declared as a global, as FreeRTOS declares its list end) becomes a cell of its own struct
 //! the same way: `s.f` becomes `(&s)->f`. The cells are never freed; `free` of one is a fault
-//! ([`is_box`], [`is_variable_cell`]). A pointer to a local that outlives it is not a fault here, so the
+//! ([`is_box`], [`is_variable_cell`]). And an allocation into a `char *` makes a block of
+//! bytes ([`add_byte_block`]). A pointer to a local that outlives it is not a fault here, so the
 //! engine makes these cells only when neither valid-deref nor valid-free is checked.
 
 use crate::program::ir::{
@@ -21,6 +22,35 @@ use std::collections::BTreeMap;
 
 /// The name prefix of the box structs (no C struct name has a space).
 const BOX: &str = "box of ";
+
+/// The name of the struct of byte blocks.
+const BYTES: &str = "block of bytes";
+
+/// Adds the struct a `char *` allocation makes: a block of bytes of which the engine models
+/// the first (the frontend's heap holders keep such a block, and write its first byte on
+/// every access as a check that it is live, see `program::holder`); an access at any other
+/// offset needs pointer arithmetic, outside the fragment.
+pub fn add_byte_block(flat: &mut Flat) {
+    flat.prog.structs.push(StructDef {
+        name: BYTES.into(),
+        is_union: false,
+        fields: vec![Field {
+            name: "byte".into(),
+            ty: Type::Int(IntTy::CHAR),
+            offset: 0,
+            bits: None,
+        }],
+        size: 1,
+        align: 1,
+        complete: true,
+    });
+}
+
+/// The struct of byte blocks, if the program has it.
+pub fn byte_block(prog: &Program) -> Option<StructId> {
+    let i = prog.structs.iter().position(|s| s.name == BYTES)?;
+    Some(StructId(i as u32))
+}
 
 /// Whether `s` is a scalar variable's box.
 pub fn is_box(prog: &Program, s: StructId) -> bool {

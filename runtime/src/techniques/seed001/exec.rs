@@ -320,7 +320,8 @@ impl Exec<'_> {
         Ok(out)
     }
 
-    /// The struct an allocation makes: the target's pointee, or the one struct of that size.
+    /// The struct an allocation makes: the target's pointee (a block of bytes for `char *`),
+    /// or the one struct of that size.
     fn allocated_struct(
         &self,
         h: &SymHeap,
@@ -328,8 +329,14 @@ impl Exec<'_> {
         kind: AllocKind,
         args: &[Expr],
     ) -> Res<StructId> {
-        if let Some(Type::Struct(s)) = lhs.ty.pointee() {
-            return Ok(*s);
+        match lhs.ty.pointee() {
+            Some(Type::Struct(s)) => return Ok(*s),
+            Some(Type::Int(t)) if t.bits == 8 => {
+                if let Some(s) = super::boxes::byte_block(self.prog) {
+                    return Ok(s);
+                }
+            }
+            _ => {}
         }
         let known = |e: &Expr| const_of(e).or_else(|| self.known_int(h, e));
         let size = match (kind, args) {

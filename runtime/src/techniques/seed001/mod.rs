@@ -99,6 +99,7 @@ pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats),
     if !task.properties.has(Property::ValidDeref) && !task.properties.has(Property::ValidFree) {
         boxes::box_address_taken(&mut flat);
     }
+    boxes::add_byte_block(&mut flat);
     let shapes = shapes::list_shapes(&flat.prog);
     let live = flat.liveness();
     let exec = Exec {

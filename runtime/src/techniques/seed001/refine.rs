@@ -39,7 +39,9 @@ use super::abstraction::simplify;
 use super::art::{Art, Cex, Precision};
 use super::entail::entails_one;
 use super::heap::{Atom, Bag, Cell, Classes, SymHeap, Term};
-use crate::program::ir::{Builtin, Callee, Expr, ExprKind, Op, Program, StructId, Type, VarId};
+use crate::program::ir::{
+    Builtin, Callee, CmpOp, Expr, ExprKind, Op, Program, StructId, Type, VarId,
+};
 
 /// The most disjuncts a resource keeps.
 const MAX_DISJUNCTS: usize = 24;
@@ -90,12 +92,30 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
             }
         }
         if i == 0 {
-            return Err(format!(
-                "the backward pass over the abstract counterexample of {} steps found no point \
-                 where the forward heap meets its sufficient resource ({})",
-                k + 1,
-                cex.why
-            ));
+            // No position entails its resource (the abduction is incomplete): precision is
+            // taken to be lost where the path entered a loop head, the places the abstraction
+            // summarised anything: the last at which the resources name a symbol new to `T`.
+            let head = |j: usize| art.flat.loops.contains_key(&art.nodes[cex.nodes[j]].loc);
+            let fresh = |j: usize| {
+                let live = &art.live[art.nodes[cex.nodes[j]].loc];
+                let mut add = Precision::default();
+                for m in j..=k {
+                    select(art, heaps[m], &bwd[m], live, &mut add);
+                }
+                add.keep.iter().any(|(x, n)| t.keep.count(x) < n)
+                    || add.protect.iter().any(|x| !t.protect.contains(x))
+            };
+            let Some(j) = (1..=k).rev().find(|j| head(*j) && fresh(*j)) else {
+                return Err(format!(
+                    "the backward pass over the abstract counterexample of {} steps found no \
+                     point where the forward heap meets its sufficient resource, and no loop \
+                     head on it after which a resource names a new symbol ({})",
+                    k + 1,
+                    cex.why
+                ));
+            };
+            i = j - 1;
+            break;
         }
         let op = &art.flat.edges[edges[i - 1]].op;
         bwd[i - 1] = prune(back(prog, op, &bwd[i]));
@@ -500,8 +520,14 @@ fn back_one(prog: &Program, op: &Op, d: &SymHeap) -> Option<SymHeap> {
             let ExprKind::Var(v) = l.kind else {
                 return None;
             };
+            // The new cell is no part of the resource before, and its address a new value;
+            // a resource that needs the allocation to fail (`x = NULL`, the branch after
+            // `if (!x)`) is no condition on the state before, and is dropped.
             let x = Term::Var(v);
             let c = Classes::new(&d.pure);
+            if c.equal(x, Term::Nil) {
+                return None;
+            }
             let mut g = d.clone();
             g.cells.retain(|cell| !c.equal(cell.addr, x));
             Some(g.subst(x, g.fresh()))
@@ -561,8 +587,14 @@ fn assign_back(prog: &Program, d: &SymHeap, lhs: &Expr, rhs: Option<&Expr>) -> O
 
 /// `¬c` (of `assume(c)` or of its negation) as resources, with the cells its reads need.
 fn negation(prog: &Program, cond: &Expr, positive: bool) -> Vec<SymHeap> {
+    // A scalar tested for truth (`if (p)`, `if (!found)`) is compared with zero.
+    let zero = Expr {
+        kind: ExprKind::Const(0),
+        ty: cond.ty.clone(),
+    };
     let (op, a, b) = match &cond.kind {
         ExprKind::Cmp(op, a, b) => (*op, a.as_ref(), b.as_ref()),
+        _ if cond.ty.is_scalar() => (CmpOp::Ne, cond, &zero),
         _ => return vec![],
     };
     let op = if positive { op.negate() } else { op };
