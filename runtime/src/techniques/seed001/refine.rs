@@ -18,7 +18,9 @@
 //! The refinement point is the last position from the error at which the forward heap
 //! entails the resource (`Δ_i ⊢ Δ'_i`, the forward heap's segments unfolded where the
 //! resource needs cells): precision was lost on the edge after it, by the abstraction at the
-//! next location. SelectSymbols then compares the aligned heaps after the point. It selects
+//! next location. Where the paper gives up (no position entails its resource, as when the
+//! abduction misses a case), the point is the last entry into a loop head after which a
+//! resource names a symbol new to `T`. SelectSymbols then compares the aligned heaps after the point. It selects
 //! each program variable live where precision was lost that a resource equates with a value
 //! (a pure equality, or a cell field that is the variable: the value a cell holds or the
 //! address it points to) or, for a data variable, requires a cell's value to differ from
