@@ -14,12 +14,15 @@
 //! finds where precision was lost and SelectSymbols the symbols `T` must keep; then the tree
 //! is rebuilt from the root with the larger `T` (the paper resumes from the refinement
 //! point; rebuilding gives the same final tree in this breadth-first order, at more cost).
+//! The whole loop runs once per choice of the lists' data fields (the first integer field of
+//! each list struct, then the second, ...), as the paper picks the domain per program, until
+//! one proves.
 //!
 //! The stages: [`heap`] (symbolic heaps), [`abstraction`] (`abs_T` of SH^mls with the
 //! address guard of SH^rls), [`entail`] (the order), [`exec`] (symbolic execution with
 //! rearrangement), [`art`] (Algorithm 1 and the re-check), [`refine`] (Algorithm 2),
-//! [`shapes`] (which structs are lists), [`boxes`] (variables whose address is taken, as
-//! cells).
+//! [`shapes`] (which structs are lists), [`boxes`] (variables whose address is taken, and
+//! struct variables, as cells).
 
 pub mod abstraction;
 pub mod art;
@@ -33,10 +36,13 @@ pub mod refine;
 pub mod shapes;
 
 use crate::engine::{Certificate, Engine, Run, Task, Verdict};
+use crate::program::ir::VarId;
 use crate::program::property::{Property, PropertySet};
 use crate::techniques::seed002::flat::Flat;
 use art::{Art, Forward, Precision};
 use exec::Exec;
+use heap::ListShape;
+use std::collections::BTreeSet;
 use std::time::Instant;
 
 /// The most refinements before the engine gives up.
@@ -100,14 +106,48 @@ pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats),
         boxes::box_address_taken(&mut flat);
     }
     boxes::add_byte_block(&mut flat);
-    let shapes = shapes::list_shapes(&flat.prog);
     let live = flat.liveness();
+    // Each choice of data fields in turn; the first answer that proves, else the first's
+    // reason.
+    let mut first = None;
+    for choice in 0..shapes::data_choices(&flat.prog) {
+        let shapes = shapes::list_shapes_with(&flat.prog, choice);
+        let mut tried = vec![];
+        match prove_with(task, &flat, &shapes, &live, &mut tried) {
+            Ok(r) => {
+                if choice > 0 {
+                    details.push(format!("data fields: {}", data_fields(&flat.prog, &shapes)));
+                }
+                details.extend(tried);
+                return Ok(r);
+            }
+            Err(why) if first.is_none() => {
+                details.extend(tried);
+                first = Some(why);
+            }
+            Err(_) => {}
+        }
+        if task.budget.check().is_err() {
+            break;
+        }
+    }
+    Err(first.expect("at least one choice"))
+}
+
+/// [`prove`] with these list shapes.
+fn prove_with(
+    task: &Task,
+    flat: &Flat,
+    shapes: &[ListShape],
+    live: &[BTreeSet<VarId>],
+    details: &mut Vec<String>,
+) -> Result<(Verdict, Stats), String> {
     let exec = Exec {
         prog: &flat.prog,
-        shapes: &shapes,
+        shapes,
         error_calls: task.properties.has(Property::UnreachCall),
     };
-    let mut art = Art::new(&flat, exec, &shapes, &live);
+    let mut art = Art::new(flat, exec, shapes, live);
     let mut t = Precision::default();
     let mut stats = Stats::default();
     loop {
@@ -163,6 +203,17 @@ pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats),
         invariants: vec![],
     };
     Ok((Verdict::True(cert), stats))
+}
+
+/// The data field of each list shape, for messages (`node.key`).
+fn data_fields(prog: &crate::program::ir::Program, shapes: &[ListShape]) -> String {
+    let names: Vec<String> = (shapes.iter())
+        .filter_map(|s| {
+            let st = prog.strukt(s.ty);
+            Some(format!("{}.{}", st.name, st.fields[s.data?].name))
+        })
+        .collect();
+    names.join(", ")
 }
 
 /// `T` for messages: the data symbols, then the protected addresses.
