@@ -37,6 +37,8 @@ pub struct Abstraction<'a> {
     pub keep: &'a Bag,
     /// Addresses kept as cells of their own.
     pub protect: &'a [Term],
+    /// Whether merges keep segments sorted where the pure part proves the order (SH^sls).
+    pub sorted: bool,
 }
 
 /// A spatial conjunct seen as a list predicate `σ(from, to, S)`.
@@ -49,6 +51,8 @@ struct View {
     caps: Caps,
     /// A cell's data value.
     data: Option<Term>,
+    /// The bounds of its sorted values (a cell's value twice).
+    order: Option<(Term, Term)>,
 }
 
 /// What one rewrite step gives.
@@ -133,6 +137,7 @@ impl Abstraction<'_> {
                         Caps::of_value(d, self.keep, &h.pure, &classes)
                     }),
                     data,
+                    order: data.map(|d| (d, d)),
                 })
             }
             Conj::Seg(i) => {
@@ -144,6 +149,7 @@ impl Abstraction<'_> {
                     bag: s.bag.clone(),
                     caps: s.caps.clone(),
                     data: None,
+                    order: s.order,
                 })
             }
         }
@@ -191,6 +197,7 @@ impl Abstraction<'_> {
                 to: if ends_in_nil { Term::Nil } else { b.to },
                 bag: a.bag.sum(&b.bag).project(self.keep, &c),
                 caps: a.caps.sum(&b.caps, &c).project(self.keep, &c),
+                order: self.merged_order(h, &c, a, b),
             };
             let mut out = remove(h, &[conjs[i], conjs[j]]);
             out.segs.push(seg);
@@ -198,6 +205,13 @@ impl Abstraction<'_> {
             return Some(Step::One(out));
         }
         None
+    }
+
+    /// The bounds of `a` then `b` as one sorted segment (SH^sls, Fig. 7): when both are
+    /// sorted and the pure part proves `a`'s largest value at most `b`'s least.
+    fn merged_order(&self, h: &SymHeap, c: &Classes, a: &View, b: &View) -> Option<(Term, Term)> {
+        let ((lo, mid1), (mid2, hi)) = (a.order?, b.order?);
+        (self.sorted && c.order(&h.pure, mid1, mid2).is_some()).then_some((lo, hi))
     }
 
     /// The two cases `d = t` and `d ≠ t` for a cell's value `d` and the first symbol `t` of
@@ -410,6 +424,7 @@ mod tests {
             shapes: &SHAPES,
             keep,
             protect: &[],
+            sorted: false,
         }
         .apply(h)
         .pop()
@@ -519,6 +534,7 @@ mod tests {
             shapes: &SHAPES,
             keep: &Bag::new(),
             protect: &protect,
+            sorted: false,
         }
         .apply(&h)
         .pop()
@@ -539,6 +555,7 @@ mod tests {
                 shapes: &SHAPES,
                 keep: &Bag::new(),
                 protect: &[],
+                sorted: false,
             }
             .apply(&h)
             .is_empty()
@@ -597,6 +614,7 @@ mod tests {
             shapes: &SHAPES,
             keep: &keep,
             protect: &[],
+            sorted: false,
         }
         .apply(&h);
         // d2 = x (x held once, at most once) or d2 ≠ x (x held by no cell).

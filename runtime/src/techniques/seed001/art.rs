@@ -98,6 +98,8 @@ pub struct Art<'a> {
     pub at: Vec<Vec<usize>>,
     /// Entailment queries asked.
     pub queries: usize,
+    /// Whether the abstraction keeps segments sorted (the domain SH^sls).
+    pub sorted: bool,
 }
 
 impl<'a> Art<'a> {
@@ -116,6 +118,7 @@ impl<'a> Art<'a> {
             nodes: vec![],
             at: vec![vec![]; flat.nodes],
             queries: 0,
+            sorted: false,
         }
     }
 
@@ -211,6 +214,7 @@ impl<'a> Art<'a> {
             shapes,
             keep: &t.keep,
             protect: &t.protect,
+            sorted: self.sorted,
         }
         .apply(&h)
     }

@@ -43,6 +43,8 @@ struct Piece {
     list: Option<(usize, Term, Bag)>,
     /// What bounds its values: a cell's data term, or a segment's upper bounds.
     held: Held,
+    /// Its least and largest value if its values are sorted (a cell's value twice).
+    order: Option<(Term, Term)>,
     /// A cell's struct and fields.
     cell: Option<(crate::program::ir::StructId, Vec<Term>)>,
 }
@@ -80,11 +82,11 @@ impl State {
 #[derive(Clone, Debug)]
 enum Goal {
     Cell(Term, crate::program::ir::StructId, Vec<Term>),
-    Seg(usize, Term, Term, Bag, Caps),
+    Seg(usize, Term, Term, Bag, Caps, Option<(Term, Term)>),
 }
 
 /// A right segment's shape, end, lower and upper bounds.
-type SegGoal<'g> = (usize, Term, &'g Bag, &'g Caps);
+type SegGoal<'g> = (usize, Term, &'g Bag, &'g Caps, Option<(Term, Term)>);
 
 struct Matcher<'a> {
     lhs: &'a SymHeap,
@@ -116,6 +118,7 @@ impl<'a> Matcher<'a> {
                 Piece {
                     addr: c.addr,
                     list,
+                    order: data.map(|d| (d, d)),
                     held: Held::Value(data),
                     cell: Some((c.ty, c.fields.clone())),
                 }
@@ -125,6 +128,7 @@ impl<'a> Matcher<'a> {
             addr: s.from,
             list: Some((s.shape, s.to, s.bag.clone())),
             held: Held::Caps(s.caps.clone()),
+            order: s.order,
             cell: None,
         }));
         // Cells first, and among them those whose address is not existential.
@@ -137,7 +141,10 @@ impl<'a> Matcher<'a> {
         let mut segs: Vec<Goal> = rhs
             .segs
             .iter()
-            .map(|s| Goal::Seg(s.shape, s.from, s.to, s.bag.clone(), s.caps.clone()))
+            .map(|s| {
+                let (bag, caps) = (s.bag.clone(), s.caps.clone());
+                Goal::Seg(s.shape, s.from, s.to, bag, caps, s.order)
+            })
             .collect();
         segs.sort_by_key(|g| matches!(g, Goal::Seg(_, a, ..) if a.is_ex()));
         goals.extend(segs);
@@ -171,27 +178,40 @@ impl<'a> Matcher<'a> {
                         .all(|(r, l)| self.unify(&mut st, *r, *l));
                 ok && self.go(k + 1, &st)
             }),
-            Some(Goal::Seg(shape, from, to, bag, caps)) => (0..self.left.len()).any(|i| {
+            Some(Goal::Seg(shape, from, to, bag, caps, order)) => (0..self.left.len()).any(|i| {
                 let p = &self.left[i];
                 if st.used(i) || p.list.as_ref().is_none_or(|l| l.0 != *shape) {
                     return false;
                 }
                 let mut st = st.clone();
                 st.owner[i] = Some(k);
-                let goal = (*shape, *to, bag, caps);
-                self.unify(&mut st, *from, p.addr) && self.chain(k, &st, i, goal)
+                let goal = (*shape, *to, bag, caps, *order);
+                let sorted_from = match (order, p.order) {
+                    (None, _) => true,
+                    (Some(_), None) => false,
+                    (Some((lo, _)), Some((first, _))) => self.below(&mut st, *lo, first),
+                };
+                self.unify(&mut st, *from, p.addr) && sorted_from && self.chain(k, &st, i, goal)
             }),
         }
     }
 
     /// Extends a chain whose last piece is `last` towards the goal's end `to`.
     fn chain(&self, k: usize, st: &State, last: usize, goal: SegGoal) -> bool {
-        let (shape, to, bag, caps) = goal;
+        let (shape, to, bag, caps, order) = goal;
         let (_, end, _) = self.left[last].list.as_ref().expect("a list piece");
         let end = *end;
-        // Stop here: the chain ends where the goal's segment ends, holding enough values.
+        let last_hi = self.left[last].order.map(|(_, hi)| hi);
+        // Stop here: the chain ends where the goal's segment ends, holding enough values (and
+        // for a sorted goal, no larger than its bound).
         let mut stop = st.clone();
+        let sorted_to = |st: &mut State| match (order, last_hi) {
+            (None, _) => true,
+            (Some((_, hi)), Some(last)) => self.above(st, hi, last),
+            (Some(_), None) => false,
+        };
         if self.unify(&mut stop, to, end)
+            && sorted_to(&mut stop)
             && self.holds(&stop, k, bag)
             && self.bounded(&stop, k, caps)
             && self.go(k + 1, &stop)
@@ -207,10 +227,33 @@ impl<'a> Matcher<'a> {
             {
                 return false;
             }
+            // A sorted goal: the next piece is sorted and starts no lower than this one ends.
+            let in_order = order.is_none()
+                || matches!((last_hi, p.order), (Some(a), Some((b, _)))
+                    if self.classes.order(&self.lhs.pure, a, b).is_some());
+            if !in_order {
+                return false;
+            }
             let mut st = st.clone();
             st.owner[j] = Some(k);
             self.chain(k, &st, j, goal)
         })
+    }
+
+    /// Whether right term `lo` is at most left term `v` (binding `lo` to `v` if unbound).
+    fn below(&self, st: &mut State, lo: Term, v: Term) -> bool {
+        match self.resolve(st, lo) {
+            Some(x) => self.classes.order(&self.lhs.pure, x, v).is_some(),
+            None => self.unify(st, lo, v),
+        }
+    }
+
+    /// Whether right term `hi` is at least left term `v` (binding `hi` to `v` if unbound).
+    fn above(&self, st: &mut State, hi: Term, v: Term) -> bool {
+        match self.resolve(st, hi) {
+            Some(x) => self.classes.order(&self.lhs.pure, v, x).is_some(),
+            None => self.unify(st, hi, v),
+        }
     }
 
     /// Whether the chain of goal `k` holds at least `bag`.
@@ -314,6 +357,7 @@ impl<'a> Matcher<'a> {
         match a {
             Atom::Ne(..) => self.classes.differ(&self.lhs.pure, p, q) || self.separated(p, q),
             Atom::Lt(..) => self.classes.less(&self.lhs.pure, p, q),
+            Atom::Le(..) => self.classes.order(&self.lhs.pure, p, q).is_some(),
             Atom::Eq(..) => unreachable!("handled above"),
         }
     }
@@ -345,6 +389,7 @@ mod tests {
             to,
             bag,
             caps: Caps::new(),
+            order: None,
         }
     }
 

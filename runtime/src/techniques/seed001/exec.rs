@@ -555,10 +555,18 @@ impl Exec<'_> {
                     to: seg.to,
                     bag,
                     caps: seg.caps.clone(),
+                    order: None,
                 });
             }
         }
         let data = shape.data.map(|k| fields[k]);
+        // A sorted segment: the cell's value within its bounds, the rest's from it up.
+        if let (Some((lo, hi)), Some(d)) = (seg.order, data) {
+            h.pure.extend([Atom::Le(lo, d), Atom::Le(d, hi)]);
+            if let Some(rest) = h.segs.iter_mut().find(|s| s.from == next) {
+                rest.order = Some((d, hi));
+            }
+        }
         h.cells.push(Cell {
             addr: seg.from,
             ty: shape.ty,
@@ -789,6 +797,7 @@ mod tests {
                 to: Term::Nil,
                 bag,
                 caps: Caps::new(),
+                order: None,
             }],
             ..SymHeap::emp()
         }

@@ -14,7 +14,7 @@
 //! values.
 
 use crate::program::ir::{StructId, VarId};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A term: NULL, an integer, the current value of a program variable, or an existential
@@ -64,6 +64,8 @@ pub enum Atom {
     Ne(Term, Term),
     /// `a < b` on data values.
     Lt(Term, Term),
+    /// `a ≤ b` on data values (the bounds of sorted segments).
+    Le(Term, Term),
 }
 
 impl Atom {
@@ -80,7 +82,7 @@ impl Atom {
     /// Its two terms.
     pub fn terms(self) -> [Term; 2] {
         match self {
-            Atom::Eq(a, b) | Atom::Ne(a, b) | Atom::Lt(a, b) => [a, b],
+            Atom::Eq(a, b) | Atom::Ne(a, b) | Atom::Lt(a, b) | Atom::Le(a, b) => [a, b],
         }
     }
 
@@ -90,6 +92,7 @@ impl Atom {
             Atom::Eq(a, b) => Atom::eq(f(a), f(b)),
             Atom::Ne(a, b) => Atom::ne(f(a), f(b)),
             Atom::Lt(a, b) => Atom::Lt(f(a), f(b)),
+            Atom::Le(a, b) => Atom::Le(f(a), f(b)),
         }
     }
 }
@@ -335,6 +338,9 @@ pub struct Seg {
     pub bag: Bag,
     /// Upper bounds on the data values held.
     pub caps: Caps,
+    /// For a sorted segment (SH^sls): its values are non-decreasing along the links and lie
+    /// in `[lo, hi]`.
+    pub order: Option<(Term, Term)>,
 }
 
 impl Seg {
@@ -342,6 +348,12 @@ impl Seg {
     fn overfull(&self, c: &Classes) -> bool {
         let held = self.bag.quotient(c);
         self.caps.iter().any(|(t, n)| held.count(c.rep(t)) > n)
+    }
+
+    /// Whether its value bounds are empty (`hi < lo`).
+    fn empty_range(&self, c: &Classes, pure: &[Atom]) -> bool {
+        self.order
+            .is_some_and(|(lo, hi)| c.order(pure, hi, lo) == Some(true))
     }
 }
 
@@ -379,6 +391,7 @@ impl SymHeap {
             out.push(s.to);
             out.extend(s.bag.iter().map(|(t, _)| t));
             out.extend(s.caps.iter().map(|(t, _)| t));
+            out.extend(s.order.iter().flat_map(|(lo, hi)| [*lo, *hi]));
         }
         out
     }
@@ -428,6 +441,7 @@ impl SymHeap {
                     to: f(s.to),
                     bag: s.bag.map(f),
                     caps: s.caps.map(f),
+                    order: s.order.map(|(lo, hi)| (f(lo), f(hi))),
                 })
                 .collect(),
             junk: self.junk,
@@ -475,7 +489,8 @@ impl SymHeap {
             return true;
         }
         reps.sort();
-        reps.windows(2).any(|w| w[0] == w[1]) || self.segs.iter().any(|s| s.overfull(&c))
+        reps.windows(2).any(|w| w[0] == w[1])
+            || (self.segs.iter()).any(|s| s.overfull(&c) || s.empty_range(&c, &self.pure))
     }
 
     /// The canonical form: existentials renamed `0, 1, ...` in order of first occurrence
@@ -502,6 +517,10 @@ impl SymHeap {
             push(s.to);
             s.bag.iter().for_each(|(t, _)| push(t));
             s.caps.iter().for_each(|(t, _)| push(t));
+            s.order.iter().for_each(|(lo, hi)| {
+                push(*lo);
+                push(*hi);
+            });
         }
         for a in pure {
             a.terms().into_iter().for_each(&mut push);
@@ -534,6 +553,7 @@ fn masked_seg(s: &Seg) -> Seg {
         to: mask(s.to),
         bag: s.bag.map(mask),
         caps: s.caps.map(mask),
+        order: s.order.map(|(lo, hi)| (mask(lo), mask(hi))),
     }
 }
 
@@ -592,27 +612,34 @@ impl Classes {
         clash
             || pure.iter().any(|a| match a {
                 Atom::Ne(x, y) | Atom::Lt(x, y) => self.equal(*x, *y),
-                Atom::Eq(..) => false,
+                Atom::Eq(..) | Atom::Le(..) => false,
             })
             || self.order_cycle(pure)
     }
 
-    /// Whether the strict order atoms, with the order of the integer constants, close a
-    /// cycle (`x < 1000 ∧ 1000 < x`, `a < b < a`, `2 < x < 1`).
+    /// Whether the order atoms, with the order of the integer constants, close a cycle through
+    /// a strict one (`x < 1000 ∧ 1000 < x`, `a < b ≤ a`, `2 < x < 1`).
     fn order_cycle(&self, pure: &[Atom]) -> bool {
-        let mut edges: Vec<(Term, Term)> = pure
+        pure.iter().any(|a| match a {
+            Atom::Lt(x, y) => self.order(pure, *y, *x).is_some(),
+            _ => false,
+        })
+    }
+
+    /// The order edges of `pure` between class representatives (`true`: strict), with those
+    /// between the integer constants they mention.
+    fn order_edges(&self, pure: &[Atom]) -> Vec<(Term, Term, bool)> {
+        let mut edges: Vec<(Term, Term, bool)> = pure
             .iter()
             .filter_map(|a| match a {
-                Atom::Lt(x, y) => Some((self.rep(*x), self.rep(*y))),
+                Atom::Lt(x, y) => Some((self.rep(*x), self.rep(*y), true)),
+                Atom::Le(x, y) => Some((self.rep(*x), self.rep(*y), false)),
                 _ => None,
             })
             .collect();
-        if edges.is_empty() {
-            return false;
-        }
         let mut ints: Vec<i64> = edges
             .iter()
-            .flat_map(|(x, y)| [*x, *y])
+            .flat_map(|(x, y, _)| [*x, *y])
             .filter_map(|t| match t {
                 Term::Int(k) => Some(k),
                 _ => None,
@@ -620,26 +647,54 @@ impl Classes {
             .collect();
         ints.sort();
         ints.dedup();
-        edges.extend(ints.windows(2).map(|w| (Term::Int(w[0]), Term::Int(w[1]))));
-        // A node that reaches itself through at least one edge.
-        let nodes: BTreeSet<Term> = edges.iter().flat_map(|(x, y)| [*x, *y]).collect();
-        nodes.iter().any(|start| {
-            let mut seen = BTreeSet::new();
-            let mut stack: Vec<Term> = edges
-                .iter()
-                .filter(|(x, _)| x == start)
-                .map(|(_, y)| *y)
-                .collect();
-            while let Some(n) = stack.pop() {
-                if n == *start {
-                    return true;
-                }
-                if seen.insert(n) {
-                    stack.extend(edges.iter().filter(|(x, _)| *x == n).map(|(_, y)| *y));
+        edges.extend(
+            ints.windows(2)
+                .map(|w| (Term::Int(w[0]), Term::Int(w[1]), true)),
+        );
+        edges
+    }
+
+    /// Whether `a ≤ b` follows from the order atoms and the constants' order: `Some(true)` if
+    /// `a < b`, `Some(false)` if only `a ≤ b` (or `a = b`), `None` if neither follows.
+    pub fn order(&self, pure: &[Atom], a: Term, b: Term) -> Option<bool> {
+        let (ra, rb) = (self.rep(a), self.rep(b));
+        if let (Term::Int(i), Term::Int(j)) = (ra, rb) {
+            return (i <= j).then_some(i < j);
+        }
+        let mut edges = self.order_edges(pure);
+        // The constants the two terms are, placed among the others.
+        for t in [ra, rb] {
+            if let Term::Int(k) = t {
+                let others: Vec<i64> = (edges.iter())
+                    .flat_map(|(x, y, _)| [*x, *y])
+                    .filter_map(|t| match t {
+                        Term::Int(j) if j != k => Some(j),
+                        _ => None,
+                    })
+                    .collect();
+                for j in others {
+                    let (lo, hi) = if j < k { (j, k) } else { (k, j) };
+                    edges.push((Term::Int(lo), Term::Int(hi), true));
                 }
             }
-            false
-        })
+        }
+        // Best strictness of a path from `ra` to `rb`.
+        let mut best: BTreeMap<Term, bool> = BTreeMap::from([(ra, false)]);
+        let mut todo = vec![ra];
+        while let Some(n) = todo.pop() {
+            let s = best[&n];
+            for (x, y, strict) in &edges {
+                if *x != n {
+                    continue;
+                }
+                let t = s || *strict;
+                if best.get(y).is_none_or(|old| !*old && t) {
+                    best.insert(*y, t);
+                    todo.push(*y);
+                }
+            }
+        }
+        best.get(&rb).copied()
     }
 
     /// Whether `a ≠ b` follows from `pure` and the classes (distinct constants, or a
@@ -657,8 +712,9 @@ impl Classes {
                 let (rp, rq) = (self.rep(*p), self.rep(*q));
                 (rp, rq) == (ra, rb) || (rp, rq) == (rb, ra)
             }
-            Atom::Eq(..) => false,
-        })
+            Atom::Eq(..) | Atom::Le(..) => false,
+        }) || self.order(pure, a, b) == Some(true)
+            || self.order(pure, b, a) == Some(true)
     }
 
     /// How many of the values `{d}` are provably `t`: one if equal, zero if they differ,
@@ -675,14 +731,7 @@ impl Classes {
 
     /// Whether `a < b` follows from `pure` and the classes.
     pub fn less(&self, pure: &[Atom], a: Term, b: Term) -> bool {
-        let (ra, rb) = (self.rep(a), self.rep(b));
-        if let (Term::Int(i), Term::Int(j)) = (ra, rb) {
-            return i < j;
-        }
-        pure.iter().any(|x| match x {
-            Atom::Lt(p, q) => self.rep(*p) == ra && self.rep(*q) == rb,
-            _ => false,
-        })
+        self.order(pure, a, b) == Some(true)
     }
 }
 
@@ -710,7 +759,9 @@ impl fmt::Display for SymHeap {
                     }
                 })
                 .collect();
-            let caps: Vec<String> = s.caps.iter().map(|(t, n)| format!(", #{t}<={n}")).collect();
+            let mut caps: Vec<String> =
+                s.caps.iter().map(|(t, n)| format!(", #{t}<={n}")).collect();
+            caps.extend(s.order.map(|(lo, hi)| format!(", sorted in [{lo}, {hi}]")));
             parts.push(format!(
                 "list{}({}, {}, {{{}}}{})",
                 s.shape,
@@ -733,6 +784,7 @@ impl fmt::Display for SymHeap {
                 Atom::Eq(x, y) => format!("{x} = {y}"),
                 Atom::Ne(x, y) => format!("{x} != {y}"),
                 Atom::Lt(x, y) => format!("{x} < {y}"),
+                Atom::Le(x, y) => format!("{x} <= {y}"),
             })
             .collect();
         if pure.is_empty() {

@@ -110,22 +110,36 @@ pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats),
     // Each choice of data fields in turn; the first answer that proves, else the first's
     // reason.
     let mut first = None;
-    for choice in 0..shapes::data_choices(&flat.prog) {
+    let choices = shapes::data_choices(&flat.prog);
+    for (sorted, choice) in [false, true]
+        .into_iter()
+        .flat_map(|s| (0..choices).map(move |c| (s, c)))
+    {
         let shapes = shapes::list_shapes_with(&flat.prog, choice);
         let mut tried = vec![];
-        match prove_with(task, &flat, &shapes, &live, &mut tried) {
+        match prove_with(task, &flat, &shapes, &live, sorted, &mut tried) {
             Ok(r) => {
                 if choice > 0 {
                     details.push(format!("data fields: {}", data_fields(&flat.prog, &shapes)));
                 }
+                if sorted {
+                    details.push("domain: sorted list segments (SH^sls)".into());
+                }
                 details.extend(tried);
                 return Ok(r);
             }
-            Err(why) if first.is_none() => {
-                details.extend(tried);
-                first = Some(why);
+            Err(why) => {
+                let domain = if sorted { "SH^sls" } else { "SH^mls/SH^rls" };
+                let fields = data_fields(&flat.prog, &shapes);
+                details.push(format!("{domain} with data fields {fields}: {why}"));
+                if std::env::var_os("SHAPECHECK_SL_DEBUG").is_some() {
+                    eprintln!("{}", tried.join("\n"));
+                }
+                if first.is_none() {
+                    details.extend(tried);
+                    first = Some(why);
+                }
             }
-            Err(_) => {}
         }
         if task.budget.check().is_err() {
             break;
@@ -140,6 +154,7 @@ fn prove_with(
     flat: &Flat,
     shapes: &[ListShape],
     live: &[BTreeSet<VarId>],
+    sorted: bool,
     details: &mut Vec<String>,
 ) -> Result<(Verdict, Stats), String> {
     let exec = Exec {
@@ -148,6 +163,7 @@ fn prove_with(
         error_calls: task.properties.has(Property::UnreachCall),
     };
     let mut art = Art::new(flat, exec, shapes, live);
+    art.sorted = sorted;
     let mut t = Precision::default();
     let mut stats = Stats::default();
     loop {
