@@ -20,6 +20,11 @@
 //! adds the bounds both sides have, and rules 4 to 6 project them onto `T` like the multisets
 //! (bounds on symbols of `T` no larger than their multiplicity), so the domain stays finite.
 //!
+//! In the sorted domain SH^sls (`sorted`), a merge keeps the segment sorted when both sides
+//! are (a cell is, with its value as both bounds) and the pure part proves the first side's
+//! largest value at most the second's least (Fig. 7, with the side condition the paper leaves
+//! implicit); otherwise the merged segment is a plain one.
+//!
 //! Disequalities that separation implies are dropped, and pure atoms about existentials that no longer occur in the spatial part are dropped (a
 //! weakening). Every rule either removes a spatial conjunct, an existential or a multiset
 //! element, so rewriting terminates; every rule is an entailment `Δ ⊢ Δ'`, so `abs_T` is
@@ -630,5 +635,33 @@ mod tests {
         assert_eq!(cases.len(), 2, "{cases:?}");
         assert!(bounds.contains(&(1, Some(1))), "{bounds:?}");
         assert!(bounds.contains(&(0, Some(0))), "{bounds:?}");
+    }
+
+    #[test]
+    fn cells_in_order_fold_into_a_sorted_segment_only_in_the_sorted_domain() {
+        let (r, a) = (var(0), Term::Ex(0));
+        let (d1, d2) = (Term::Ex(1), Term::Ex(2));
+        let h = heap(
+            vec![node(r, a, d1), node(a, Term::Nil, d2)],
+            vec![Atom::Le(d1, d2)],
+        );
+        let fold = |sorted: bool, h: &SymHeap| {
+            Abstraction {
+                shapes: &SHAPES,
+                keep: &Bag::new(),
+                protect: &[],
+                sorted,
+            }
+            .apply(h)
+            .pop()
+            .expect("consistent")
+        };
+        let out = fold(true, &h);
+        assert_eq!(out.segs.len(), 1, "{out}");
+        assert!(out.segs[0].order.is_some(), "{out}");
+        assert!(fold(false, &h).segs[0].order.is_none());
+        // Out of order (or not known to be in order): a plain segment.
+        let h = heap(vec![node(r, a, d1), node(a, Term::Nil, d2)], vec![]);
+        assert!(fold(true, &h).segs[0].order.is_none());
     }
 }

@@ -8,7 +8,10 @@
 //! address with equal fields, and each right segment `list(e, f, S)` by a chain of left cells
 //! and segments of its shape linked from `e` to `f` (segments compose, and a cell is a
 //! segment of length one), whose multisets together hold at least `S` (up to the left heap's
-//! equalities). Unmatched left conjuncts are allowed only where the right heap has `∗ true`.
+//! equalities), whose upper bounds add up to at most the right segment's, and, for a sorted
+//! right segment, sorted pieces in order whose first value is the segment's least and whose
+//! last bound is at most its largest. Unmatched left conjuncts are allowed only where the
+//! right heap has `∗ true`.
 //! The right heap's pure atoms must follow from the left heap's: equalities by its classes,
 //! disequalities also from separation (two allocated addresses differ, and are not NULL).
 //! The check is sound and incomplete: a `false` answer only costs precision (a graph is not
@@ -189,7 +192,7 @@ impl<'a> Matcher<'a> {
                 let sorted_from = match (order, p.order) {
                     (None, _) => true,
                     (Some(_), None) => false,
-                    (Some((lo, _)), Some((first, _))) => self.below(&mut st, *lo, first),
+                    (Some((lo, _)), Some((first, _))) => self.unify(&mut st, *lo, first),
                 };
                 self.unify(&mut st, *from, p.addr) && sorted_from && self.chain(k, &st, i, goal)
             }),
@@ -238,14 +241,6 @@ impl<'a> Matcher<'a> {
             st.owner[j] = Some(k);
             self.chain(k, &st, j, goal)
         })
-    }
-
-    /// Whether right term `lo` is at most left term `v` (binding `lo` to `v` if unbound).
-    fn below(&self, st: &mut State, lo: Term, v: Term) -> bool {
-        match self.resolve(st, lo) {
-            Some(x) => self.classes.order(&self.lhs.pure, x, v).is_some(),
-            None => self.unify(st, lo, v),
-        }
     }
 
     /// Whether right term `hi` is at least left term `v` (binding `hi` to `v` if unbound).
@@ -557,5 +552,36 @@ mod tests {
         let mut s = list(r, Term::Nil, Bag::single(x));
         s.caps.limit(x, 0);
         assert!(heap(vec![], vec![s], vec![], false).inconsistent());
+    }
+
+    #[test]
+    fn a_sorted_segment_is_entailed_by_pieces_in_order() {
+        let (r, a, d, lo, hi) = (var(0), Term::Ex(0), Term::Ex(1), Term::Ex(2), Term::Ex(3));
+        let sorted = |from: Term, lo: Term, hi: Term| {
+            let mut s = list(from, Term::Nil, Bag::new());
+            s.order = Some((lo, hi));
+            s
+        };
+        let goal = heap(
+            vec![],
+            vec![sorted(r, Term::Ex(5), Term::Ex(6))],
+            vec![],
+            false,
+        );
+        // A cell, then a sorted rest starting no lower.
+        let chain =
+            |pure: Vec<Atom>| heap(vec![node(r, a, d)], vec![sorted(a, lo, hi)], pure, false);
+        assert!(ent(&chain(vec![Atom::Le(d, lo), Atom::Le(lo, hi)]), &goal));
+        assert!(!ent(&chain(vec![Atom::Le(lo, hi)]), &goal));
+        // A plain segment is no sorted one; a sorted one is a plain one.
+        let plain = heap(vec![], vec![list(r, Term::Nil, Bag::new())], vec![], false);
+        assert!(!ent(&plain, &goal));
+        let one = heap(
+            vec![],
+            vec![sorted(r, lo, hi)],
+            vec![Atom::Le(lo, hi)],
+            false,
+        );
+        assert!(ent(&one, &plain));
     }
 }

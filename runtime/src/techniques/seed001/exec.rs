@@ -503,7 +503,8 @@ impl Exec<'_> {
 
     /// The cases of `list(e, f, S)` (Fig. 3): its first cell, then the rest of the segment.
     /// Upper bounds split the cases further: a cell whose value may be a bounded symbol
-    /// either is it (the rest may hold one fewer) or is not.
+    /// either is it (the rest may hold one fewer) or is not. A sorted segment's first cell
+    /// holds its least value, and the rest is sorted from a value no smaller (Fig. 6).
     pub fn unfold(&self, h: &SymHeap, j: usize) -> Vec<SymHeap> {
         let seg = h.segs[j].clone();
         let mut base = h.clone();
@@ -539,7 +540,7 @@ impl Exec<'_> {
         let shape = self.shapes[seg.shape];
         let mut h = base.clone();
         let n = self.prog.strukt(shape.ty).fields.len();
-        let first = fresh_run(&h, n as u32 + 1);
+        let first = fresh_run(&h, n as u32 + 2);
         let mut fields: Vec<Term> = (0..n as u32).map(|i| Term::Ex(first + i)).collect();
         if let (Some(k), Some(d)) = (shape.data, d) {
             fields[k] = d;
@@ -559,14 +560,18 @@ impl Exec<'_> {
                 });
             }
         }
-        let data = shape.data.map(|k| fields[k]);
-        // A sorted segment: the cell's value within its bounds, the rest's from it up.
-        if let (Some((lo, hi)), Some(d)) = (seg.order, data) {
-            h.pure.extend([Atom::Le(lo, d), Atom::Le(d, hi)]);
+        // A sorted segment: its least value `lo` is its first cell's; the rest's least value
+        // is a new term between it and `hi`.
+        if let (Some((lo, hi)), Some(k)) = (seg.order, shape.data) {
+            h.pure.push(Atom::eq(fields[k], lo));
+            h.pure.push(Atom::Le(lo, hi));
+            let r = Term::Ex(first + n as u32 + 1);
             if let Some(rest) = h.segs.iter_mut().find(|s| s.from == next) {
-                rest.order = Some((d, hi));
+                rest.order = Some((r, hi));
+                h.pure.extend([Atom::Le(lo, r), Atom::Le(r, hi)]);
             }
         }
+        let data = shape.data.map(|k| fields[k]);
         h.cells.push(Cell {
             addr: seg.from,
             ty: shape.ty,

@@ -3,7 +3,10 @@
 //! points-to cells (one term per field) and non-empty list segments, each segment carrying a
 //! multiset of data values that at least that many of its cells hold (`list(x, y, S)` of the
 //! multiset domain SH^mls) and upper bounds on how many hold a value ([`Caps`], our extension:
-//! zero says a value is absent, which SH^mls's lower bounds cannot say), plus `true` for junk.
+//! zero says a value is absent, which SH^mls's lower bounds cannot say); a segment of the
+//! sorted domain SH^sls also records that its values do not decrease along the links, that its
+//! first cell holds `lo` and that none holds more than `hi` (`Seg::order`); plus `true` for
+//! junk.
 //!
 //! Consumes terms over the program's variables; produces heaps with the operations the
 //! abstraction and the entailment check need: the equality closure of the pure part
@@ -338,8 +341,8 @@ pub struct Seg {
     pub bag: Bag,
     /// Upper bounds on the data values held.
     pub caps: Caps,
-    /// For a sorted segment (SH^sls): its values are non-decreasing along the links and lie
-    /// in `[lo, hi]`.
+    /// For a sorted segment (SH^sls): its values are non-decreasing along the links, its
+    /// first cell holds `lo` and none holds more than `hi`.
     pub order: Option<(Term, Term)>,
 }
 
@@ -792,5 +795,58 @@ impl fmt::Display for SymHeap {
         } else {
             write!(f, "{} & {}", pure.join(" & "), parts.join(" * "))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(i: u32) -> Term {
+        Term::Var(VarId(i))
+    }
+
+    #[test]
+    fn the_order_follows_chains_of_comparisons_and_constants() {
+        let (a, b, c) = (v(0), v(1), v(2));
+        let pure = vec![Atom::Lt(a, b), Atom::Le(b, c)];
+        let cl = Classes::new(&pure);
+        assert_eq!(cl.order(&pure, a, c), Some(true));
+        assert_eq!(cl.order(&pure, b, c), Some(false));
+        assert_eq!(cl.order(&pure, c, a), None);
+        assert!(cl.differ(&pure, a, c));
+        assert!(!cl.differ(&pure, b, c));
+        // Through constants: a < 3 and 5 <= c give a < c.
+        let pure = vec![Atom::Lt(a, Term::Int(3)), Atom::Le(Term::Int(5), c)];
+        assert_eq!(Classes::new(&pure).order(&pure, a, c), Some(true));
+    }
+
+    #[test]
+    fn a_cycle_through_a_strict_comparison_is_a_contradiction() {
+        let (a, b) = (v(0), v(1));
+        let le = vec![Atom::Le(a, b), Atom::Le(b, a)];
+        assert!(!Classes::new(&le).contradictory(&le));
+        let lt = vec![Atom::Lt(a, b), Atom::Le(b, a)];
+        assert!(Classes::new(&lt).contradictory(&lt));
+    }
+
+    #[test]
+    fn a_sorted_segment_with_an_empty_range_denotes_nothing() {
+        let (a, b) = (v(0), v(1));
+        let seg = Seg {
+            shape: 0,
+            from: v(2),
+            to: Term::Nil,
+            bag: Bag::new(),
+            caps: Caps::new(),
+            order: Some((a, b)),
+        };
+        let mut h = SymHeap {
+            segs: vec![seg],
+            ..SymHeap::emp()
+        };
+        assert!(!h.inconsistent());
+        h.assume(Atom::Lt(b, a));
+        assert!(h.inconsistent());
     }
 }

@@ -14,9 +14,10 @@
 //! finds where precision was lost and SelectSymbols the symbols `T` must keep; then the tree
 //! is rebuilt from the root with the larger `T` (the paper resumes from the refinement
 //! point; rebuilding gives the same final tree in this breadth-first order, at more cost).
-//! The whole loop runs once per choice of the lists' data fields (the first integer field of
-//! each list struct, then the second, ...), as the paper picks the domain per program, until
-//! one proves.
+//! The whole loop runs once per choice of domain and of the lists' data fields (SH^mls with
+//! SH^rls's protected addresses, then the sorted SH^sls; the first integer field of each list
+//! struct, then the second, ...), as the paper picks the domain per program, until one
+//! proves.
 //!
 //! The stages: [`heap`] (symbolic heaps), [`abstraction`] (`abs_T` of SH^mls with the
 //! address guard of SH^rls), [`entail`] (the order), [`exec`] (symbolic execution with
