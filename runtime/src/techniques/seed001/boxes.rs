@@ -75,8 +75,7 @@ struct Boxed {
 
 /// Rewrites `flat`; the number of variables given cells.
 pub fn box_address_taken(flat: &mut Flat) -> usize {
-    let mut taken = address_taken(flat);
-    taken.extend(struct_variables(flat));
+    let taken = variables_with_cells(flat);
     let boxes: BTreeMap<VarId, Boxed> = taken.into_iter().map(|v| (v, add_box(flat, v))).collect();
     if boxes.is_empty() {
         return 0;
@@ -88,15 +87,14 @@ pub fn box_address_taken(flat: &mut Flat) -> usize {
     boxes.len()
 }
 
-/// The scalar variables whose address some edge takes.
-fn address_taken(flat: &Flat) -> Vec<VarId> {
+/// The variables that get cells: scalars whose address some edge takes, and variables of a
+/// complete struct type that some edge reads or writes.
+fn variables_with_cells(flat: &Flat) -> Vec<VarId> {
     let mut out = vec![];
     for e in &flat.edges {
         for x in e.op.exprs() {
             x.visit(&mut |y| {
-                if let ExprKind::AddrOf(inner) = &y.kind
-                    && let ExprKind::Var(v) = inner.kind
-                    && flat.prog.var(v).ty.is_scalar()
+                if let Some(v) = needs_cell(&flat.prog, y)
                     && !out.contains(&v)
                 {
                     out.push(v);
@@ -107,24 +105,19 @@ fn address_taken(flat: &Flat) -> Vec<VarId> {
     out
 }
 
-/// The variables of a complete struct type the program reads or writes.
-fn struct_variables(flat: &Flat) -> Vec<VarId> {
-    let mut out = vec![];
-    for e in &flat.edges {
-        for x in e.op.exprs() {
-            x.visit(&mut |y| {
-                if let ExprKind::Var(v) = y.kind
-                    && let Type::Struct(s) = flat.prog.var(v).ty
-                    && flat.prog.strukt(s).complete
-                    && !flat.prog.strukt(s).is_union
-                    && !out.contains(&v)
-                {
-                    out.push(v);
-                }
-            });
-        }
+/// The variable an expression shows needs a cell: `&v` of a scalar `v`, or a struct variable.
+fn needs_cell(prog: &Program, y: &Expr) -> Option<VarId> {
+    match &y.kind {
+        ExprKind::AddrOf(inner) => match inner.kind {
+            ExprKind::Var(v) if prog.var(v).ty.is_scalar() => Some(v),
+            _ => None,
+        },
+        ExprKind::Var(v) => match prog.var(*v).ty {
+            Type::Struct(s) if prog.strukt(s).complete && !prog.strukt(s).is_union => Some(*v),
+            _ => None,
+        },
+        _ => None,
     }
-    out
 }
 
 /// The cell for `v` (a one-field struct for a scalar, its own struct for a struct variable)

@@ -20,7 +20,8 @@
 //! resource needs cells): precision was lost on the edge after it, by the abstraction at the
 //! next location. Where the paper gives up (no position entails its resource, as when the
 //! abduction misses a case), the point is the last entry into a loop head after which a
-//! resource names a symbol new to `T`. SelectSymbols then compares the aligned heaps after the point. It selects
+//! resource names a symbol new to `T`. SelectSymbols then compares the aligned heaps after
+//! the point. It selects
 //! each program variable live where precision was lost that a resource equates with a value
 //! (a pure equality, or a cell field that is the variable: the value a cell holds or the
 //! address it points to) or, for a data variable, requires a cell's value to differ from
@@ -104,8 +105,7 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
                 for m in j..=k {
                     select(art, heaps[m], &bwd[m], live, &mut add);
                 }
-                add.keep.iter().any(|(x, n)| t.keep.count(x) < n)
-                    || add.protect.iter().any(|x| !t.protect.contains(x))
+                new_symbols(&add, t).size() > 0
             };
             let Some(j) = (1..=k).rev().find(|j| head(*j) && fresh(*j)) else {
                 return Err(format!(
@@ -136,13 +136,7 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
         select(art, heaps[j], &bwd[j], live, &mut add);
     }
     let selected = add.keep.clone();
-    add.keep = Bag::from_counts(
-        add.keep
-            .iter()
-            .filter(|(x, n)| t.keep.count(*x) < *n)
-            .map(|(x, n)| (x, n - t.keep.count(x))),
-    );
-    add.protect.retain(|x| !t.protect.contains(x));
+    let mut add = new_symbols(&add, t);
     if add.size() == 0 {
         // No resource equates a variable with a value: the abstraction lost the shape the
         // resource needs. Keep the values of the cells it summarised.
@@ -186,6 +180,21 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
         line: art.flat.edges[edges[i]].line,
         add,
     })
+}
+
+/// What `add` selects beyond `t`: the copies of data symbols `t` lacks, the addresses it
+/// does not protect.
+fn new_symbols(add: &Precision, t: &Precision) -> Precision {
+    let keep = Bag::from_counts(
+        (add.keep.iter())
+            .filter(|(x, n)| t.keep.count(*x) < *n)
+            .map(|(x, n)| (x, n - t.keep.count(x))),
+    );
+    let protect = (add.protect.iter())
+        .filter(|x| !t.protect.contains(x))
+        .copied()
+        .collect();
+    Precision { keep, protect }
 }
 
 /// SelectSymbols on one aligned pair: the variables the resource equates with a value of
