@@ -44,11 +44,15 @@ fn check(files: &[PathBuf], with_library: bool) -> ExitCode {
     for f in files {
         match crate::specs::load_file(f, with_library) {
             Ok(spec) => crate::outln!(
-                "{}: ok ({} predicates, {} invariants, {} structures)",
+                "{}: ok ({} predicates, {} invariants, {} structures{})",
                 f.display(),
                 spec.predicates.len(),
                 spec.invariants.len(),
-                spec.structures.len()
+                spec.structures.len(),
+                match spec.spatial.len() {
+                    0 => String::new(),
+                    n => format!(", {n} spatial domains"),
+                }
             ),
             Err(e) => {
                 failed = true;

@@ -41,6 +41,9 @@ pub enum Item {
     /// `contract f(x, ...) { ghost ...; global ...; requires ...; ensures ...; }` (see
     /// [`crate::contract`])
     Contract(ContractDecl),
+    /// `spatial name { symbols ...; list ...; lemma ...; abstract ...; }` (see
+    /// [`crate::spatial`])
+    Spatial(SpatialDecl),
 }
 
 /// An instrumentation predicate, parameterised by field roles and optionally by one tracked
@@ -233,6 +236,302 @@ pub struct ContractDecl {
     pub ensures: Vec<Formula>,
     /// The whole declaration.
     pub span: Span,
+}
+
+/// A list domain of seed 001's separation-logic engine: the kinds of symbols its refinement
+/// may track, a list predicate with its recursive definition, its lemmas and its abstraction
+/// rules. Members are grouped by kind, each in source order (the printer writes `symbols`, the
+/// list, the lemmas, then the rules); `symbols` and `lists` are vectors so that the checks can
+/// report one missing or given twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpatialDecl {
+    /// Name.
+    pub name: Ident,
+    /// `symbols values, addresses;` members.
+    pub symbols: Vec<SymbolsDecl>,
+    /// `list ls(x, y; ...) := ... | ...;` members.
+    pub lists: Vec<ListDecl>,
+    /// `lemma ... -> ...;` members.
+    pub lemmas: Vec<LemmaDecl>,
+    /// `abstract NAME: ... -> ... when ...;` members.
+    pub rules: Vec<RuleDecl>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `symbols KIND, ...;`: the kinds of symbols the refinement parameter `T` may hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolsDecl {
+    /// The `symbols` keyword.
+    pub keyword: Span,
+    /// The kinds, as names (`values`, `addresses`; checked).
+    pub kinds: Vec<Ident>,
+    /// The whole member.
+    pub span: Span,
+}
+
+/// `list NAME(x, y; P: kind, ...) := BASE | STEP;`: the list predicate and its definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListDecl {
+    /// The `list` keyword.
+    pub keyword: Span,
+    /// The predicate's name.
+    pub name: Ident,
+    /// The first location parameter (`x`, where the segment starts).
+    pub from: Ident,
+    /// The second location parameter (`y`, where the segment ends).
+    pub to: Ident,
+    /// The typed parameters after `;`, in order.
+    pub params: Vec<ListParamDecl>,
+    /// The empty case.
+    pub base: BaseDecl,
+    /// The first-cell case.
+    pub step: StepDecl,
+    /// The whole member.
+    pub span: Span,
+}
+
+/// `P: kind` or `P: kind(N)`: a typed parameter of a list predicate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListParamDecl {
+    /// Name.
+    pub name: Ident,
+    /// The kind, as a name (`multiset`, `counts`, `interval`, `length`; checked).
+    pub kind: Ident,
+    /// The bound in parentheses (of `length`), if written.
+    pub bound: Option<Number>,
+    /// The whole parameter.
+    pub span: Span,
+}
+
+/// `x == y && LAW && ...`: the base case of a list predicate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaseDecl {
+    /// The left side of the location equality.
+    pub left: Ident,
+    /// Its right side.
+    pub right: Ident,
+    /// The laws after it, in order.
+    pub laws: Vec<LawDecl>,
+    /// The whole case.
+    pub span: Span,
+}
+
+/// `x |-> (z, d) * P(z, y; P1, ...) && LAW && ...`: the step case of a list predicate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepDecl {
+    /// The first cell.
+    pub cell: CellDecl,
+    /// The rest of the segment (the recursive call).
+    pub rest: SegmentDecl,
+    /// The laws after it, in order.
+    pub laws: Vec<LawDecl>,
+    /// The whole case.
+    pub span: Span,
+}
+
+/// `a |-> (b, c)`: a cell at `a` whose link is `b` and data `c`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellDecl {
+    /// The cell's address.
+    pub at: Ident,
+    /// Its link.
+    pub next: Ident,
+    /// Its data value.
+    pub data: Ident,
+    /// The whole cell.
+    pub span: Span,
+}
+
+/// `P(a, b)` or `P(a, b; t, ...)`: a segment of a list predicate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SegmentDecl {
+    /// The predicate.
+    pub pred: Ident,
+    /// Where it starts.
+    pub from: Ident,
+    /// Where it ends.
+    pub to: Ident,
+    /// The parameters after `;` (none when there is no `;`).
+    pub args: Vec<PureTerm>,
+    /// The whole segment.
+    pub span: Span,
+}
+
+/// A spatial conjunct of a lemma or a rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PieceDecl {
+    /// `a |-> (b, c)`
+    Cell(CellDecl),
+    /// `P(a, b; ...)`
+    Segment(SegmentDecl),
+}
+
+impl PieceDecl {
+    /// Where the piece is written.
+    pub fn span(&self) -> Span {
+        match self {
+            PieceDecl::Cell(c) => c.span,
+            PieceDecl::Segment(s) => s.span,
+        }
+    }
+}
+
+/// `A * B * ...`: one side of a lemma or a rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideDecl {
+    /// The pieces, in order.
+    pub pieces: Vec<PieceDecl>,
+    /// The whole side.
+    pub span: Span,
+}
+
+/// `lemma LEFT -> RIGHT;`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LemmaDecl {
+    /// The `lemma` keyword.
+    pub keyword: Span,
+    /// What it assumes.
+    pub left: SideDecl,
+    /// What it concludes.
+    pub right: SideDecl,
+    /// The whole member.
+    pub span: Span,
+}
+
+/// `abstract NAME: LEFT -> RIGHT when CONDITION, ...;`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleDecl {
+    /// Name.
+    pub name: Ident,
+    /// The pieces it folds.
+    pub left: SideDecl,
+    /// What it folds them into.
+    pub right: SideDecl,
+    /// The conditions after `when` (none without `when`).
+    pub conditions: Vec<ConditionDecl>,
+    /// The whole member.
+    pub span: Span,
+}
+
+/// A side condition of an abstraction rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConditionDecl {
+    /// Its form.
+    pub kind: ConditionKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// The forms of a side condition (which ones are known is checked).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConditionKind {
+    /// `f(a)`, such as `fresh(y)`.
+    Apply {
+        /// The function.
+        func: Ident,
+        /// Its argument.
+        arg: Ident,
+    },
+    /// `a !in S`, such as `x !in T`.
+    NotIn {
+        /// The element.
+        elem: Ident,
+        /// The set.
+        set: Ident,
+    },
+}
+
+/// `LEFT OP RIGHT`: a conjunct of a list predicate's definition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LawDecl {
+    /// Left side.
+    pub left: PureTerm,
+    /// The comparison.
+    pub op: LawOp,
+    /// Right side.
+    pub right: PureTerm,
+    /// The whole conjunct.
+    pub span: Span,
+}
+
+/// The comparisons of laws.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LawOp {
+    /// `==`
+    Eq,
+    /// `<=`
+    Le,
+    /// `>=`
+    Ge,
+}
+
+impl LawOp {
+    /// The operator as written.
+    pub fn text(self) -> &'static str {
+        match self {
+            LawOp::Eq => "==",
+            LawOp::Le => "<=",
+            LawOp::Ge => ">=",
+        }
+    }
+}
+
+/// `a + b ++ c`: atoms joined by `+` or `++`, flat (terms have no parentheses).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PureTerm {
+    /// The first atom.
+    pub first: PureAtom,
+    /// The others, each with the operator before it.
+    pub rest: Vec<(PureOp, PureAtom)>,
+    /// The whole term.
+    pub span: Span,
+}
+
+/// The operators of pure terms.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PureOp {
+    /// `+`: multiset union, count or length addition.
+    Plus,
+    /// `++`: interval concatenation.
+    Concat,
+}
+
+impl PureOp {
+    /// The operator as written.
+    pub fn text(self) -> &'static str {
+        match self {
+            PureOp::Plus => "+",
+            PureOp::Concat => "++",
+        }
+    }
+}
+
+/// An atom of a pure term with its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PureAtom {
+    /// Its form.
+    pub kind: PureAtomKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// The forms of an atom of a pure term.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PureAtomKind {
+    /// A parameter, data value or location.
+    Name(Ident),
+    /// `0`, `1`.
+    Number(Number),
+    /// `{}` (`None`) or `{d}`.
+    Set(Option<Ident>),
+    /// `lo(I)`, `hi(I)`.
+    Apply {
+        /// The function.
+        func: Ident,
+        /// Its argument.
+        arg: Ident,
+    },
 }
 
 /// A formula with its span.

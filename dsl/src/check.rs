@@ -14,6 +14,10 @@
 //!    (templates are a kind of their own: a template may share a structure's name).
 //! 7. contracts: names, atoms, families and the AF^R fragment (`crate::contract`, which also
 //!    lowers them; duplicate contracts of one function are reported there).
+//! 8. spatial domains: symbols, the list predicate's parameters and definition against its
+//!    kinds' laws, the lemma and the abstraction rules (`crate::spatial`, which also lowers
+//!    them). Duplicate domain names are reported in step 1, with the other duplicates
+//!    (domains are a kind of their own, like templates).
 
 use crate::ast::{self, Closure, FormulaKind, Ident, Item, Quantifier, Span};
 use crate::diag::Diagnostic;
@@ -56,6 +60,12 @@ pub fn check(spec: &ast::Spec) -> Result<ir::Spec, Vec<Diagnostic>> {
         }
     }
     if errors.is_empty() {
+        match crate::spatial::check(&decls.spatial) {
+            Ok(spatial) => out.spatial = spatial,
+            Err(e) => errors = e,
+        }
+    }
+    if errors.is_empty() {
         Ok(out)
     } else {
         Err(errors)
@@ -70,6 +80,7 @@ struct Decls<'a> {
     structs: Vec<&'a ast::StructureDecl>,
     templates: Vec<&'a ast::TemplateDecl>,
     contracts: Vec<&'a ast::ContractDecl>,
+    spatial: Vec<&'a ast::SpatialDecl>,
     index: [BTreeMap<&'a str, usize>; 3],
 }
 
@@ -86,6 +97,7 @@ impl<'a> Decls<'a> {
             structs: vec![],
             templates: vec![],
             contracts: vec![],
+            spatial: vec![],
             index: Default::default(),
         };
         for item in &spec.items {
@@ -103,13 +115,18 @@ impl<'a> Decls<'a> {
                     d.contracts.push(c);
                     continue;
                 }
+                Item::Spatial(s) => {
+                    // Nothing refers to a spatial domain by name: no index.
+                    d.spatial.push(s);
+                    continue;
+                }
             };
             d.index[kind].entry(name.as_str()).or_insert(at);
             match item {
                 Item::Predicate(p) => d.preds.push(p),
                 Item::Invariant(i) => d.invs.push(i),
                 Item::Structure(s) => d.structs.push(s),
-                Item::Template(_) | Item::Contract(_) => {}
+                Item::Template(_) | Item::Contract(_) | Item::Spatial(_) => {}
             }
         }
         d
@@ -130,15 +147,19 @@ impl<'a> Decls<'a> {
         Some((i, self.structs[i]))
     }
 
-    /// Duplicate names within each kind (templates included), duplicate roles, parameters and
-    /// families.
+    /// Duplicate names within each kind (templates and spatial domains included), duplicate
+    /// roles, parameters and families.
     fn duplicates(&self) -> Vec<Diagnostic> {
         let mut errs = vec![];
-        let kinds: [(&str, Vec<&Ident>); 4] = [
+        let kinds: [(&str, Vec<&Ident>); 5] = [
             ("predicate", self.preds.iter().map(|p| &p.name).collect()),
             ("invariant", self.invs.iter().map(|p| &p.name).collect()),
             ("structure", self.structs.iter().map(|p| &p.name).collect()),
             ("template", self.templates.iter().map(|p| &p.name).collect()),
+            (
+                "spatial domain",
+                self.spatial.iter().map(|p| &p.name).collect(),
+            ),
         ];
         for (kind, names) in kinds {
             dup_names(&names, kind, &mut errs);
@@ -165,7 +186,8 @@ impl<'a> Decls<'a> {
     }
 }
 
-fn dup_names(names: &[&Ident], kind: &str, errs: &mut Vec<Diagnostic>) {
+/// Reports each name of `names` that an earlier one repeats, as a duplicate `kind`.
+pub(crate) fn dup_names(names: &[&Ident], kind: &str, errs: &mut Vec<Diagnostic>) {
     let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
     for n in names {
         if let Some(first) = seen.get(n.name.as_str()) {

@@ -1,7 +1,7 @@
 //! The `contract` declaration kind: pre- and postconditions of C functions in the
 //! reachability logic AF^R (seed 003's `requires`/`ensures`, designed to serve seed 004's
 //! contracts too). This module consumes the `contract_decl` parse tree of `grammar.pest` and
-//! produces its AST ([`ast::ContractDecl`]); consumes the AST of a spec's contracts and
+//! produces its AST ([`ContractDecl`]); consumes the AST of a spec's contracts and
 //! produces their Spec IR ([`crate::ir::Contract`]) or located diagnostics (check 7 of
 //! [`crate::check`]); and prints both back in source syntax.
 //!

@@ -36,6 +36,9 @@ pub struct Spec {
     pub templates: Vec<Template>,
     /// Contracts of C functions (seeds 003 and 004), in source order.
     pub contracts: Vec<Contract>,
+    /// List domains of seed 001's separation-logic engine, in source order (the order the
+    /// engine tries them in).
+    pub spatial: Vec<Spatial>,
 }
 
 impl Spec {
@@ -584,5 +587,163 @@ impl Assertion {
             _ => {}
         });
         out
+    }
+}
+
+// ---------------------------------------------------------------- spatial domains (seed 001)
+
+/// A list domain of seed 001's separation-logic engine (`spatial NAME { ... }`): a list
+/// predicate with typed parameters and its recursive definition, the lemmas the entailment
+/// procedure may use, the abstraction rules and the kinds of symbols the refinement parameter
+/// `T` may hold. See `docs/spec-language.md`, "Spatial domains".
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Spatial {
+    /// Name.
+    pub name: String,
+    /// `symbols values, addresses;`: what SelectSymbols may add to `T`, distinct, in the order
+    /// `Values`, `Addresses`.
+    pub symbols: Vec<SymbolKind>,
+    /// The list predicate, with the fold and unfold rules its definition gives.
+    pub list: ListPredicate,
+    /// The lemmas, in source order.
+    pub lemmas: Vec<Lemma>,
+    /// The abstraction rules, in source order (at least one).
+    pub rules: Vec<AbstractionRule>,
+}
+
+/// The kinds of symbols the refinement parameter `T` may hold.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SymbolKind {
+    /// `values`: data values (program variables and constants compared with list data).
+    Values,
+    /// `addresses`: addresses of cells an abstraction rule must not absorb.
+    Addresses,
+}
+
+/// `list NAME(x, y; P: kind, ...) := base | step;`: a list segment from `x` to `y` and the
+/// parameters its recursive definition relates cell by cell. The definition was checked to be
+/// the two cases the engine's fold and unfold rules implement: the empty segment (`x == y`
+/// with each parameter's base law) and a first cell `x |-> (z, d)` followed by the segment
+/// from `z` (with each parameter's step law).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ListPredicate {
+    /// Name.
+    pub name: String,
+    /// Parameters, in source order, distinct names, at most one of each kind.
+    pub params: Vec<ListParam>,
+}
+
+/// A parameter of a list predicate.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ListParam {
+    /// Name.
+    pub name: String,
+    /// Kind.
+    pub kind: ParamKind,
+}
+
+/// The parameter kinds, each with the laws of its definition (`d` the first cell's data
+/// value, `P1` the parameter of the rest of the segment).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ParamKind {
+    /// `multiset`: values at least that many cells hold (SH^mls). Base `P == {}`, step
+    /// `P <= P1 + {d}`.
+    Multiset,
+    /// `counts`: upper bounds on how many cells hold each symbol of `T` (zero: absent). No
+    /// base law, step `P >= P1 + {d}`.
+    Counts,
+    /// `interval`: the values do not decrease along the links, the first is `lo(P)` and none
+    /// exceeds `hi(P)` (SH^sls). No base law, step
+    /// `lo(P) == d && d <= lo(P1) && hi(P1) == hi(P)`.
+    Interval,
+    /// `length(N)`: at least `P` cells, counted up to `N` (`1..=`[`ParamKind::MAX_LENGTH`]).
+    /// Base `P == 0`, step `P <= P1 + 1`.
+    Length(u32),
+}
+
+impl ParamKind {
+    /// The largest count a `length` parameter keeps.
+    pub const MAX_LENGTH: u32 = 8;
+
+    /// The kind's name in the source.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParamKind::Multiset => "multiset",
+            ParamKind::Counts => "counts",
+            ParamKind::Interval => "interval",
+            ParamKind::Length(_) => "length",
+        }
+    }
+}
+
+impl SymbolKind {
+    /// The kind's name in the source.
+    pub fn name(self) -> &'static str {
+        match self {
+            SymbolKind::Values => "values",
+            SymbolKind::Addresses => "addresses",
+        }
+    }
+}
+
+/// A lemma the entailment procedure may use.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Lemma {
+    /// `lemma ls(x, y; P1...) * ls(y, z; P2...) -> ls(x, z; P1 + P2...);`: two segments in a
+    /// row entail one, their parameters composed by each kind's composition law (`S1 + S2`
+    /// for multisets, counts and lengths, `[lo(I1), hi(I2)]` for intervals when
+    /// `hi(I1) <= lo(I2)`). Without it, entailment matches a goal segment against one piece.
+    Compose,
+}
+
+/// `abstract NAME: A * B -> ls(x, z) when ...;`: two spatial conjuncts linked through an
+/// existential `y` folded into one segment, parameters composed as in [`Lemma::Compose`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AbstractionRule {
+    /// Name.
+    pub name: String,
+    /// The first conjunct (at `x`, pointing to `y`).
+    pub first: Piece,
+    /// The second conjunct (at `y`, pointing to `z`).
+    pub second: Piece,
+    /// Whether the rule may not fire when `x` is equal to an address of `T`
+    /// (`when x !in T`, the guard of SH^rls).
+    pub untracked: bool,
+}
+
+/// A spatial conjunct on the left of an abstraction rule.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Piece {
+    /// `x |-> (y, d)`: a cell.
+    Cell,
+    /// `ls(x, y)`: a segment of the domain's list predicate.
+    List,
+}
+
+impl Spatial {
+    /// The parameter of kind `kind` (compared by name, so any `length` bound matches a
+    /// `Length`), if the list predicate has one.
+    pub fn param(&self, kind: ParamKind) -> Option<&ListParam> {
+        self.list
+            .params
+            .iter()
+            .find(|p| p.kind.name() == kind.name())
+    }
+
+    /// Whether `T` may hold symbols of kind `k`.
+    pub fn has_symbols(&self, k: SymbolKind) -> bool {
+        self.symbols.contains(&k)
+    }
+
+    /// Whether the entailment procedure may compose segments.
+    pub fn composes(&self) -> bool {
+        self.lemmas.contains(&Lemma::Compose)
+    }
+
+    /// The rule folding `first * second`, if the domain has one.
+    pub fn rule(&self, first: Piece, second: Piece) -> Option<&AbstractionRule> {
+        self.rules
+            .iter()
+            .find(|r| r.first == first && r.second == second)
     }
 }

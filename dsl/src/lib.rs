@@ -1,8 +1,10 @@
 //! The `.shape` specification language: a pest grammar, an AST in which every node has a span,
 //! semantic checks that run in a fixed order and report every error with spans, the resolved
 //! Spec IR, rendered diagnostics, a printer, the lattice of shape-class generators, an
-//! interpreter of predicates and invariants on explicit heaps and three-valued structures, and
-//! the templates of seed 002's template engine (module [`template`]).
+//! interpreter of predicates and invariants on explicit heaps and three-valued structures, the
+//! templates of seed 002's template engine (module [`template`]), the contracts of seeds 003
+//! and 004 (module [`contract`]) and the list domains of seed 001's separation-logic engine
+//! (module [`spatial`]).
 //!
 //! `load` is the whole front end: text in, checked [`ir::Spec`] out (or diagnostics).
 #![forbid(unsafe_code)]
@@ -20,6 +22,7 @@ pub mod lattice;
 pub mod parser;
 pub mod print;
 pub mod sem;
+pub mod spatial;
 pub mod template;
 
 #[doc(hidden)]
@@ -41,11 +44,12 @@ pub fn load_all(texts: &[&str]) -> Result<ir::Spec, Vec<Diagnostic>> {
 
 #[cfg(test)]
 mod tests {
-    const LIB: [&str; 4] = [
+    const LIB: [&str; 5] = [
         include_str!("../../library/specs/predicates.shape"),
         include_str!("../../library/specs/invariants.shape"),
         include_str!("../../library/specs/structures.shape"),
         include_str!("../../library/specs/templates.shape"),
+        include_str!("../../library/specs/spatial.shape"),
     ];
 
     #[test]
@@ -58,5 +62,6 @@ mod tests {
         });
         assert_eq!(spec.structures.len(), 7);
         assert_eq!(spec.templates.len(), 1);
+        assert_eq!(spec.spatial.len(), 2);
     }
 }

@@ -1,7 +1,8 @@
 //! The parser: `.shape` text to the [`ast`](crate::ast), through the pest grammar in
 //! `grammar.pest`. A syntax error becomes one [`Diagnostic`] with the position pest reports and
-//! the tokens it expected; the parser never panics. Templates are parsed by
-//! [`crate::template`], with this module's rules.
+//! the tokens it expected; the parser never panics. Templates, contracts and spatial domains
+//! are parsed by [`crate::template`], [`crate::contract`] and [`crate::spatial`], with this
+//! module's rules.
 
 use crate::ast::*;
 use crate::diag::Diagnostic;
@@ -46,7 +47,7 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Diagnostic {
     };
     let literal = e.parse_attempts().and_then(|a| {
         let tokens: Vec<String> = a.expected_tokens().iter().map(|t| t.to_string()).collect();
-        literal_tokens(&tokens)
+        literal_tokens(&tokens, text, a.max_position)
             .filter(|_| a.max_position >= pos)
             .map(|t| (a.max_position, t))
     });
@@ -76,15 +77,20 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Diagnostic {
     )
 }
 
-/// The tokens pest tried at its furthest position, when all of them are literals (punctuation
-/// or keywords, not character ranges): pest's rule-based error misses these, and a missing `;`
-/// would be reported where the last rule was tried, often well before it.
-fn literal_tokens(expected: &[String]) -> Option<Vec<String>> {
+/// The tokens pest tried at its furthest position `at`, when all of them are literals
+/// (punctuation or keywords, not character ranges): pest's rule-based error misses these, and
+/// a missing `;` would be reported where the last rule was tried, often well before it. Right
+/// after a word, the characters that would continue it (`_`, `a..z`, ...) are no information
+/// (`f(v, w;` expects `,` or `)` after `w`) and are left out.
+fn literal_tokens(expected: &[String], text: &str, at: usize) -> Option<Vec<String>> {
+    let before = text.get(..at).and_then(|t| t.chars().next_back());
+    let after_word = before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
     let mut tokens = vec![];
     for t in expected {
         match t.as_str() {
             "//" | "/*" => {}
             t if t.trim().is_empty() => {}
+            t if (t == "_" || t.contains("..")) && after_word => {}
             t if t == "_" || t.contains("..") => return None,
             t => tokens.push(format!("`{t}`")),
         }
@@ -125,8 +131,10 @@ fn rule_name(r: &Rule) -> String {
         | Rule::invariant_decl
         | Rule::structure_decl
         | Rule::template_decl
-        | Rule::contract_decl => {
-            "declaration (`predicate`, `invariant`, `structure`, `template` or `contract`)"
+        | Rule::contract_decl
+        | Rule::spatial_decl => {
+            "declaration (`predicate`, `invariant`, `structure`, `template`, `contract` or \
+             `spatial`)"
         }
         Rule::EOI => "end of file",
         Rule::closure => "`+` or `*`",
@@ -154,6 +162,24 @@ fn rule_name(r: &Rule) -> String {
         | Rule::kw_ghost
         | Rule::kw_global
         | Rule::kw_ensures => "`ghost`, `global`, `requires`, `ensures` or `}`",
+        Rule::symbols_decl
+        | Rule::list_decl
+        | Rule::lemma_decl
+        | Rule::rule_decl
+        | Rule::kw_symbols
+        | Rule::kw_list
+        | Rule::kw_lemma => "`symbols`, `list`, `lemma`, `abstract` or `}`",
+        Rule::list_param => "parameter such as `S: multiset`",
+        Rule::list_base => "base case such as `x == y`",
+        Rule::list_step => "step case such as `x |-> (z, d) * ls(z, y)`",
+        Rule::law => "law such as `S == {}`",
+        Rule::law_op => "`==`, `<=` or `>=`",
+        Rule::pieces | Rule::cell | Rule::segment => "cell `x |-> (y, d)` or segment `ls(x, y)`",
+        Rule::not_in => "`!in`",
+        Rule::kw_when => "`when`",
+        Rule::kw_in => "`in`",
+        Rule::pure_term | Rule::pure_set | Rule::pure_apply => "term such as `S1 + {d}`",
+        Rule::pure_op => "`+` or `++`",
         Rule::lin_expr => "`(`",
         Rule::lin_term => "term such as `2*x`",
         Rule::lin_sign => "`+` or `-`",
@@ -192,6 +218,7 @@ fn item(p: Pair<Rule>) -> Result<Item, Diagnostic> {
         Rule::structure_decl => Item::Structure(structure(p)),
         Rule::template_decl => Item::Template(crate::template::parse(p)),
         Rule::contract_decl => Item::Contract(crate::contract::parse(p)?),
+        Rule::spatial_decl => Item::Spatial(crate::spatial::parse(p)?),
         _ => return Err(Diagnostic::error("unexpected item", span(&p))),
     })
 }

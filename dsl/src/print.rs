@@ -33,6 +33,7 @@ fn item(i: &Item) -> String {
         Item::Structure(s) => structure(s),
         Item::Template(t) => crate::template::print(t),
         Item::Contract(c) => crate::contract::print(c),
+        Item::Spatial(s) => crate::spatial::print(s),
     }
 }
 
@@ -134,7 +135,8 @@ fn atomic(f: &Formula) -> String {
 
 /// A report of a checked spec: predicates with their formulas, invariants, structures with
 /// their families, the lattice of generators, and, when there are any, the templates in
-/// source syntax with their merged configuration (`shapecheck spec show`).
+/// source syntax with their merged configuration, the contracts and the spatial domains in
+/// source syntax (`shapecheck spec show`).
 pub fn show_ir(spec: &crate::ir::Spec) -> String {
     use crate::ir::StructId;
     let mut out = String::from("predicates:\n");
@@ -228,6 +230,7 @@ pub fn show_ir(spec: &crate::ir::Spec) -> String {
     }
     out.push_str(&crate::template::show(spec));
     out.push_str(&crate::contract::show(spec));
+    out.push_str(&crate::spatial::show(spec));
     out
 }
 
@@ -305,7 +308,9 @@ mod tests {
         match &parse(text).expect("parses").items[0] {
             Item::Predicate(p) => formula(&p.body),
             Item::Invariant(i) => formula(&i.body),
-            Item::Structure(_) | Item::Template(_) | Item::Contract(_) => panic!("no formula"),
+            Item::Structure(_) | Item::Template(_) | Item::Contract(_) | Item::Spatial(_) => {
+                panic!("no formula")
+            }
         }
     }
 

@@ -86,6 +86,30 @@ fn checked_templates_print_back_to_the_same_ir() {
 }
 
 #[test]
+fn checked_spatial_domains_print_back_to_the_same_ir() {
+    // `spatial::print_ir` writes a checked domain in source syntax, its definition and lemma
+    // as the kinds give them; loading that text gives the same domain.
+    let mut specs: Vec<shapecheck_dsl::ir::Spec> = (corpus().iter())
+        .filter(|f| !f.starts_with("library/"))
+        .map(|f| shapecheck_dsl::load(&common::read(f)).expect("checks"))
+        .collect();
+    specs.push(common::library());
+    let mut seen = 0;
+    for spec in specs {
+        for s in &spec.spatial {
+            let text = shapecheck_dsl::spatial::print_ir(s, "");
+            let again = shapecheck_dsl::load(&text).unwrap_or_else(|_| panic!("{text}"));
+            assert_eq!(again.spatial, std::slice::from_ref(s), "{text}");
+            seen += 1;
+        }
+    }
+    assert!(
+        seen >= 2,
+        "spatial domains in the corpus and the library: {seen}"
+    );
+}
+
+#[test]
 fn spans_are_erased_but_everything_else_compared() {
     let a = parse("predicate p[f](v) := f(v, v);").expect("parses");
     let b = parse("predicate   p [f] (v)\n:= f (v,v) ;").expect("parses");
@@ -97,11 +121,13 @@ fn spans_are_erased_but_everything_else_compared() {
 
 // ---------------------------------------------------------------- random ASTs
 
-const KEYWORDS: [&str; 12] = [
+const KEYWORDS: [&str; 14] = [
     "predicate",
     "invariant",
     "structure",
     "template",
+    "contract",
+    "spatial",
     "refines",
     "family",
     "requires",
@@ -259,7 +285,7 @@ fn item() -> impl Strategy<Value = Item> {
                 })
             },
         );
-    prop_oneof![predicate, invariant, structure, template()]
+    prop_oneof![predicate, invariant, structure, template(), spatial()]
 }
 
 fn number() -> impl Strategy<Value = Number> {
@@ -318,6 +344,161 @@ fn template() -> impl Strategy<Value = Item> {
                 objects,
                 paths,
                 rows,
+                span: sp,
+            })
+        })
+}
+
+/// Random pure terms: any names and numbers, sets, applications, `+` and `++`.
+fn pure_term() -> impl Strategy<Value = PureTerm> {
+    let sp = Span::default();
+    let atom = prop_oneof![
+        ident().prop_map(PureAtomKind::Name),
+        number().prop_map(PureAtomKind::Number),
+        prop::option::of(ident()).prop_map(PureAtomKind::Set),
+        (ident(), ident()).prop_map(|(func, arg)| PureAtomKind::Apply { func, arg }),
+    ]
+    .prop_map(move |kind| PureAtom { kind, span: sp });
+    let op = prop_oneof![Just(PureOp::Plus), Just(PureOp::Concat)];
+    (atom.clone(), prop::collection::vec((op, atom), 0..=2)).prop_map(move |(first, rest)| {
+        PureTerm {
+            first,
+            rest,
+            span: sp,
+        }
+    })
+}
+
+fn law() -> impl Strategy<Value = LawDecl> {
+    let op = prop_oneof![Just(LawOp::Eq), Just(LawOp::Le), Just(LawOp::Ge)];
+    (pure_term(), op, pure_term()).prop_map(|(left, op, right)| LawDecl {
+        left,
+        op,
+        right,
+        span: Span::default(),
+    })
+}
+
+fn cell() -> impl Strategy<Value = CellDecl> {
+    (ident(), ident(), ident()).prop_map(|(at, next, data)| CellDecl {
+        at,
+        next,
+        data,
+        span: Span::default(),
+    })
+}
+
+fn segment() -> impl Strategy<Value = SegmentDecl> {
+    let args = prop::collection::vec(pure_term(), 0..=2);
+    (ident(), ident(), ident(), args).prop_map(|(pred, from, to, args)| SegmentDecl {
+        pred,
+        from,
+        to,
+        args,
+        span: Span::default(),
+    })
+}
+
+fn side() -> impl Strategy<Value = SideDecl> {
+    let piece = prop_oneof![
+        cell().prop_map(PieceDecl::Cell),
+        segment().prop_map(PieceDecl::Segment)
+    ];
+    prop::collection::vec(piece, 1..=3).prop_map(|pieces| SideDecl {
+        pieces,
+        span: Span::default(),
+    })
+}
+
+fn list() -> impl Strategy<Value = ListDecl> {
+    let sp = Span::default();
+    let param =
+        (ident(), ident(), prop::option::of(number())).prop_map(move |(name, kind, bound)| {
+            ListParamDecl {
+                name,
+                kind,
+                bound,
+                span: sp,
+            }
+        });
+    let laws = || prop::collection::vec(law(), 0..=3);
+    let base = (ident(), ident(), laws()).prop_map(move |(left, right, laws)| BaseDecl {
+        left,
+        right,
+        laws,
+        span: sp,
+    });
+    let step = (cell(), segment(), laws()).prop_map(move |(cell, rest, laws)| StepDecl {
+        cell,
+        rest,
+        laws,
+        span: sp,
+    });
+    let head = (
+        ident(),
+        ident(),
+        ident(),
+        prop::collection::vec(param, 0..=3),
+    );
+    (head, base, step).prop_map(move |((name, from, to, params), base, step)| ListDecl {
+        keyword: sp,
+        name,
+        from,
+        to,
+        params,
+        base,
+        step,
+        span: sp,
+    })
+}
+
+/// Random spatial domains: any names where the checks expect kinds, conditions and the
+/// shapes of laws, lemmas and rules (the round trip is syntactic).
+fn spatial() -> impl Strategy<Value = Item> {
+    let sp = Span::default();
+    let symbols = idents(1, 3).prop_map(move |kinds| SymbolsDecl {
+        keyword: sp,
+        kinds,
+        span: sp,
+    });
+    let lemma = (side(), side()).prop_map(move |(left, right)| LemmaDecl {
+        keyword: sp,
+        left,
+        right,
+        span: sp,
+    });
+    let condition = prop_oneof![
+        (ident(), ident()).prop_map(|(func, arg)| ConditionKind::Apply { func, arg }),
+        (ident(), ident()).prop_map(|(elem, set)| ConditionKind::NotIn { elem, set }),
+    ]
+    .prop_map(move |kind| ConditionDecl { kind, span: sp });
+    let rule = (
+        ident(),
+        side(),
+        side(),
+        prop::collection::vec(condition, 0..=2),
+    )
+        .prop_map(move |(name, left, right, conditions)| RuleDecl {
+            name,
+            left,
+            right,
+            conditions,
+            span: sp,
+        });
+    (
+        ident(),
+        prop::collection::vec(symbols, 0..=2),
+        prop::collection::vec(list(), 0..=2),
+        prop::collection::vec(lemma, 0..=2),
+        prop::collection::vec(rule, 0..=3),
+    )
+        .prop_map(move |(name, symbols, lists, lemmas, rules)| {
+            Item::Spatial(SpatialDecl {
+                name,
+                symbols,
+                lists,
+                lemmas,
+                rules,
                 span: sp,
             })
         })

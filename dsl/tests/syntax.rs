@@ -101,12 +101,67 @@ fn template_members() {
 }
 
 #[test]
+fn spatial_members() {
+    let members = "expected `abstract`, `lemma`, `list`, `symbols` or `}`";
+    assert_eq!(
+        error("spatial s {\n  symbol values;\n}"),
+        e("2:3", &format!("{members}, found `symbol`"))
+    );
+    assert_eq!(
+        error("spatial s { symbols values;\n"),
+        e("2:1", &format!("{members}, found end of file"))
+    );
+    assert_eq!(
+        error("spatial s { list ls(x) := x == y | x |-> (z, d) * ls(z, y); }"),
+        e("1:22", "expected `,`, found `)`")
+    );
+    assert_eq!(
+        error("spatial s { list ls(x, y; S) := x == y | x |-> (z, d) * ls(z, y); }"),
+        e("1:28", "expected `:`, found `)`")
+    );
+    assert_eq!(
+        error("spatial s { list ls(x, y) := x == y; }"),
+        e("1:36", "expected `&&` or `|`, found `;`")
+    );
+    assert_eq!(
+        error("spatial s { list ls(x, y) := x == y && S = {} | x |-> (z, d) * ls(z, y); }"),
+        e(
+            "1:42",
+            "expected `(`, `++`, `+`, `<=`, `==` or `>=`, found `=`"
+        )
+    );
+    assert_eq!(
+        error("spatial s { list ls(x, y) := x == y | x -> (z, d) * ls(z, y); }"),
+        e("1:41", "expected `|->`, found `-`")
+    );
+    assert_eq!(
+        error("spatial s { abstract r: ls(x, y) * ls(y, z) ls(x, z); }"),
+        e("1:45", "expected `*` or `->`, found `ls`")
+    );
+    assert_eq!(
+        error("spatial s { abstract r: ls(x, y) * ls(y, z) -> ls(x, z) when x in T; }"),
+        e("1:64", "expected `!` or `(`, found `in`")
+    );
+    // `spatial` is a keyword; the words inside a domain are not.
+    assert_eq!(
+        error("predicate spatial[f](v) := true;"),
+        e("1:11", "expected identifier, found `spatial`")
+    );
+    assert!(
+        parse(
+            "predicate symbols[list, fresh, in](lemma) := list(lemma, lemma) && fresh[in](lemma);"
+        )
+        .is_ok()
+    );
+}
+
+#[test]
 fn declarations_and_formulas() {
     assert_eq!(
         error("predicat p[f](v) := true;"),
         e(
             "1:1",
-            "expected `contract`, `invariant`, `predicate`, `structure` or `template`, found `predicat`"
+            "expected `contract`, `invariant`, `predicate`, `spatial`, `structure` or `template`, found `predicat`"
         )
     );
     assert_eq!(
@@ -128,6 +183,11 @@ fn declarations_and_formulas() {
     assert_eq!(
         error("predicate p[f](v) := f(v, );"),
         e("1:27", "expected identifier, found `)`")
+    );
+    // Right after a name, what would continue the name is no expectation.
+    assert_eq!(
+        error("predicate p[f](v) := f(v, w;"),
+        e("1:28", "expected `)` or `,`, found `;`")
     );
     assert_eq!(
         error("invariant i[f] := forall v. f(v, v) &&;"),

@@ -1,5 +1,5 @@
 //! The standard domain library of shapecheck: the data structures, instrumentation predicates,
-//! explicit-heap invariants and templates of `specs/*.shape`, compiled by
+//! explicit-heap invariants, templates and spatial domains of `specs/*.shape`, compiled by
 //! `shapecheck_macros::spec!`.
 //!
 //! - [`spec()`]: the checked spec as data (formulas as `Formula` trees);
@@ -12,6 +12,9 @@
 //! - templates (`specs/templates.shape`): `heap`, the configuration of seed 002's template
 //!   engine (the paper's: `objects auto; paths loops;` points-to and interval rows over
 //!   variables and fields), as data in `COMPILED.templates` and `spec().templates`;
+//! - spatial domains (`specs/spatial.shape`): `mls` (SH^mls with counts, and SH^rls's
+//!   guarded rules) and `sls` (SH^sls, sorted segments), the list domains of seed 001's
+//!   separation-logic engine in the order it tries them, as data in `spec().spatial`;
 //! - [`COMPILED`]: all of them as tables, for lookup by name.
 //!
 //! ```
@@ -35,5 +38,6 @@ shapecheck_macros::spec!(
     "specs/predicates.shape",
     "specs/invariants.shape",
     "specs/structures.shape",
-    "specs/templates.shape"
+    "specs/templates.shape",
+    "specs/spatial.shape"
 );

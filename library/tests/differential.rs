@@ -23,6 +23,7 @@ static LOADED: LazyLock<Spec> = LazyLock::new(|| {
         include_str!("../specs/invariants.shape"),
         include_str!("../specs/structures.shape"),
         include_str!("../specs/templates.shape"),
+        include_str!("../specs/spatial.shape"),
     ])
     .expect("library specs check")
 });
@@ -418,4 +419,31 @@ fn template_tables_equal_the_interpreted_ir() {
             "octagon over fields"
         ]
     );
+}
+
+/// The library's spatial domains, as seed 001's engine reads them from `spec().spatial`: the
+/// generated data equals the interpreted IR; `mls` then `sls` (the order the engine tries
+/// them in), each composing segments and folding every pair of pieces under SH^rls's guard.
+#[test]
+fn spatial_domains_equal_the_interpreted_ir() {
+    use shapecheck_dsl::ir::{ParamKind, Piece, SymbolKind};
+    let spatial = &shapecheck_library::spec().spatial;
+    assert_eq!(spatial, &LOADED.spatial);
+    let names: Vec<(&str, &str)> = (spatial.iter())
+        .map(|s| (s.name.as_str(), s.list.name.as_str()))
+        .collect();
+    assert_eq!(names, [("mls", "ls"), ("sls", "sls")]);
+    for s in spatial {
+        assert!(s.composes());
+        assert!(s.has_symbols(SymbolKind::Values) && s.has_symbols(SymbolKind::Addresses));
+        for first in [Piece::Cell, Piece::List] {
+            for second in [Piece::Cell, Piece::List] {
+                let rule = s.rule(first, second).expect("a rule for every pair");
+                assert!(rule.untracked, "{}: {}", s.name, rule.name);
+            }
+        }
+        assert!(s.param(ParamKind::Multiset).is_some() && s.param(ParamKind::Counts).is_some());
+    }
+    assert!(spatial[0].param(ParamKind::Interval).is_none());
+    assert!(spatial[1].param(ParamKind::Interval).is_some());
 }

@@ -26,7 +26,8 @@ mod library {
         "../library/specs/predicates.shape",
         "../library/specs/invariants.shape",
         "../library/specs/structures.shape",
-        "../library/specs/templates.shape"
+        "../library/specs/templates.shape",
+        "../library/specs/spatial.shape"
     );
 }
 
@@ -175,6 +176,38 @@ fn library_expansion_is_complete() {
     assert_eq!(library::COMPILED.templates.len(), spec.templates.len());
     let sll = library::COMPILED.structure("sll").expect("sll is compiled");
     assert!((sll.invariants_hold)(&heap(), &["b"]));
+    let domains: Vec<&str> = spec.spatial.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(domains, ["mls", "sls"]);
+}
+
+/// Compiled against interpreted, for spatial domains: the generated `spec()` data equals what
+/// the interpreter's front end produces from the same text, for the fixture and the library.
+#[test]
+fn spatial_domains_equal_the_interpreted_ir() {
+    use shapecheck_dsl::ir::{ParamKind, Piece};
+    let text = include_str!("fixtures/small.shape");
+    let loaded = shapecheck_dsl::load(text).expect("fixture checks");
+    assert_eq!(loaded.spatial.len(), 1);
+    for compiled in [&small::COMPILED, &small_source::COMPILED] {
+        assert_eq!((compiled.spec)().spatial, loaded.spatial);
+    }
+    let d = &small::spec().spatial[0];
+    assert_eq!(
+        d.param(ParamKind::Length(4)).map(|p| p.name.as_str()),
+        Some("N")
+    );
+    assert!(
+        d.composes()
+            && d.rule(Piece::List, Piece::List)
+                .is_some_and(|r| r.untracked)
+    );
+    assert!(
+        d.rule(Piece::Cell, Piece::Cell)
+            .is_some_and(|r| !r.untracked)
+    );
+    let library = shapecheck_dsl::load(include_str!("../../library/specs/spatial.shape"))
+        .expect("the library's domains check");
+    assert_eq!(library::spec().spatial, library.spatial);
 }
 
 /// Compiled against interpreted, for contracts: the generated `spec()` data equals what the

@@ -36,11 +36,12 @@ pub fn files(dir: &str, ext: &str) -> Vec<String> {
 }
 
 /// The standard library's spec files, in load order.
-pub const LIBRARY: [&str; 4] = [
+pub const LIBRARY: [&str; 5] = [
     "library/specs/predicates.shape",
     "library/specs/invariants.shape",
     "library/specs/structures.shape",
     "library/specs/templates.shape",
+    "library/specs/spatial.shape",
 ];
 
 /// The standard library, checked.
@@ -180,7 +181,146 @@ fn erase_item(i: &Item) -> Item {
             ensures: c.ensures.iter().map(erase_formula).collect(),
             span: NO,
         }),
+        Item::Spatial(s) => Item::Spatial(erase_spatial(s)),
     }
+}
+
+/// The spatial domain with every span set to the default.
+pub fn erase_spatial(d: &SpatialDecl) -> SpatialDecl {
+    SpatialDecl {
+        name: id(&d.name),
+        symbols: (d.symbols.iter())
+            .map(|s| SymbolsDecl {
+                keyword: NO,
+                kinds: ids(&s.kinds),
+                span: NO,
+            })
+            .collect(),
+        lists: d.lists.iter().map(erase_list).collect(),
+        lemmas: (d.lemmas.iter())
+            .map(|m| LemmaDecl {
+                keyword: NO,
+                left: erase_side(&m.left),
+                right: erase_side(&m.right),
+                span: NO,
+            })
+            .collect(),
+        rules: (d.rules.iter())
+            .map(|r| RuleDecl {
+                name: id(&r.name),
+                left: erase_side(&r.left),
+                right: erase_side(&r.right),
+                conditions: r.conditions.iter().map(erase_condition).collect(),
+                span: NO,
+            })
+            .collect(),
+        span: NO,
+    }
+}
+
+fn erase_list(l: &ListDecl) -> ListDecl {
+    ListDecl {
+        keyword: NO,
+        name: id(&l.name),
+        from: id(&l.from),
+        to: id(&l.to),
+        params: (l.params.iter())
+            .map(|p| ListParamDecl {
+                name: id(&p.name),
+                kind: id(&p.kind),
+                bound: p.bound.as_ref().map(num),
+                span: NO,
+            })
+            .collect(),
+        base: BaseDecl {
+            left: id(&l.base.left),
+            right: id(&l.base.right),
+            laws: l.base.laws.iter().map(erase_law).collect(),
+            span: NO,
+        },
+        step: StepDecl {
+            cell: erase_cell(&l.step.cell),
+            rest: erase_segment(&l.step.rest),
+            laws: l.step.laws.iter().map(erase_law).collect(),
+            span: NO,
+        },
+        span: NO,
+    }
+}
+
+fn erase_cell(c: &CellDecl) -> CellDecl {
+    CellDecl {
+        at: id(&c.at),
+        next: id(&c.next),
+        data: id(&c.data),
+        span: NO,
+    }
+}
+
+fn erase_segment(s: &SegmentDecl) -> SegmentDecl {
+    SegmentDecl {
+        pred: id(&s.pred),
+        from: id(&s.from),
+        to: id(&s.to),
+        args: s.args.iter().map(erase_term).collect(),
+        span: NO,
+    }
+}
+
+fn erase_side(s: &SideDecl) -> SideDecl {
+    SideDecl {
+        pieces: (s.pieces.iter())
+            .map(|p| match p {
+                PieceDecl::Cell(c) => PieceDecl::Cell(erase_cell(c)),
+                PieceDecl::Segment(s) => PieceDecl::Segment(erase_segment(s)),
+            })
+            .collect(),
+        span: NO,
+    }
+}
+
+fn erase_condition(c: &ConditionDecl) -> ConditionDecl {
+    let kind = match &c.kind {
+        ConditionKind::Apply { func, arg } => ConditionKind::Apply {
+            func: id(func),
+            arg: id(arg),
+        },
+        ConditionKind::NotIn { elem, set } => ConditionKind::NotIn {
+            elem: id(elem),
+            set: id(set),
+        },
+    };
+    ConditionDecl { kind, span: NO }
+}
+
+fn erase_law(l: &LawDecl) -> LawDecl {
+    LawDecl {
+        left: erase_term(&l.left),
+        op: l.op,
+        right: erase_term(&l.right),
+        span: NO,
+    }
+}
+
+fn erase_term(t: &PureTerm) -> PureTerm {
+    PureTerm {
+        first: erase_atom(&t.first),
+        rest: t.rest.iter().map(|(op, a)| (*op, erase_atom(a))).collect(),
+        span: NO,
+    }
+}
+
+fn erase_atom(a: &PureAtom) -> PureAtom {
+    let kind = match &a.kind {
+        PureAtomKind::Name(n) => PureAtomKind::Name(id(n)),
+        PureAtomKind::Number(n) => PureAtomKind::Number(num(n)),
+        PureAtomKind::Set(n) => PureAtomKind::Set(n.as_ref().map(id)),
+        PureAtomKind::Apply { func, arg } => PureAtomKind::Apply {
+            func: id(func),
+            arg: id(arg),
+        },
+    };
+    PureAtom { kind, span: NO }
 }
 
 fn num(n: &Number) -> Number {

@@ -13,10 +13,11 @@ pub fn spec_fn(spec: &Spec) -> TokenStream {
     let structs = spec.structures.iter().map(structure);
     let templates = spec.templates.iter().map(super::template::ir);
     let contracts = spec.contracts.iter().map(super::contract::ir);
+    let spatial = spec.spatial.iter().map(super::spatial::ir);
     quote! {
         /// The checked spec these items were compiled from, as data: every formula as a
-        /// `Formula` tree, every structure with its families and refinements, every template
-        /// and contract.
+        /// `Formula` tree, every structure with its families and refinements, every template,
+        /// contract and spatial domain.
         pub fn spec() -> &'static ::shapecheck_dsl::ir::Spec {
             static SPEC: ::std::sync::LazyLock<::shapecheck_dsl::ir::Spec> =
                 ::std::sync::LazyLock::new(|| {
@@ -28,6 +29,7 @@ pub fn spec_fn(spec: &Spec) -> TokenStream {
                         structures: ::std::vec![#(#structs),*],
                         templates: ::std::vec![#(#templates),*],
                         contracts: ::std::vec![#(#contracts),*],
+                        spatial: ::std::vec![#(#spatial),*],
                     }
                 });
             &SPEC

@@ -5,12 +5,14 @@
 //! split per kind of item: [`data`] (the IR as constructor expressions), [`formula`] (a formula
 //! as nested calls, two- or three-valued), [`items`] (predicates, invariants, structures),
 //! [`template`] (the `template` declarations, as data only), [`contract`] (the `contract`
-//! declarations, as data only), and [`text`] (names and doc text).
+//! declarations, as data only), [`spatial`] (the `spatial` declarations, as data only), and
+//! [`text`] (names and doc text).
 
 mod contract;
 mod data;
 mod formula;
 mod items;
+mod spatial;
 mod template;
 mod text;
 

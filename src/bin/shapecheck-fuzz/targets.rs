@@ -57,10 +57,12 @@ impl FromStr for Target {
 }
 
 /// The standard library's spec texts, which `load_all` gets before the fuzzed text.
-const LIBRARY: [&str; 3] = [
+const LIBRARY: [&str; 5] = [
     include_str!("../../../library/specs/predicates.shape"),
     include_str!("../../../library/specs/invariants.shape"),
     include_str!("../../../library/specs/structures.shape"),
+    include_str!("../../../library/specs/templates.shape"),
+    include_str!("../../../library/specs/spatial.shape"),
 ];
 
 /// Runs one input through an in-process target. Panics propagate (the worker catches them);
