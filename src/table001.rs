@@ -238,6 +238,8 @@ struct Outcome {
     verdict: String,
     secs: f64,
     numbers: Option<[String; 4]>,
+    /// The spec's domain that proved it (`mls`, `sls`).
+    domain: String,
 }
 
 fn run(program: &Path, engine: &str, timeout: f64) -> Outcome {
@@ -257,7 +259,15 @@ fn run(program: &Path, engine: &str, timeout: f64) -> Outcome {
         verdict,
         secs,
         numbers: numbers(&text),
+        domain: domain(&text),
     }
+}
+
+/// The name of the spatial domain a proof names (`domain: sls (...)`), or `-`.
+fn domain(text: &str) -> String {
+    let line = text.lines().find_map(|l| l.strip_prefix("domain: "));
+    let name = line.and_then(|l| l.split_whitespace().next());
+    name.unwrap_or("-").to_string()
 }
 
 /// |T|, refinements, ART size and queries from the proof line.
@@ -284,7 +294,7 @@ fn numbers(text: &str) -> Option<[String; 4]> {
 /// Prints the table; the exit code says whether every verdict was right.
 pub fn table001(args: &Table001Args) -> ExitCode {
     println!(
-        "{:<3} {:<15} {:<42} | {:<6} {:<4} {:<6} {:<5} {:<5} {:<5} | {:<8} {:<4} {:<5} {:<5} {:<6} {:>6} | twin",
+        "{:<3} {:<15} {:<42} | {:<6} {:<4} {:<6} {:<5} {:<5} {:<5} | {:<8} {:<4} {:<4} {:<5} {:<5} {:<6} {:>6} | twin",
         "row",
         "group",
         "benchmark",
@@ -295,6 +305,7 @@ pub fn table001(args: &Table001Args) -> ExitCode {
         "|ART|",
         "#Quer",
         "ours",
+        "dom",
         "|T|",
         "#Refn",
         "|ART|",
@@ -322,7 +333,7 @@ pub fn table001(args: &Table001Args) -> ExitCode {
             "-".into()
         };
         println!(
-            "{:<3} {:<15} {:<42} | {:<6} {:<4} {:<6} {:<5} {:<5} {:<5} | {:<8} {:<4} {:<5} {:<5} {:<6} {:>5.1}s | {twin}",
+            "{:<3} {:<15} {:<42} | {:<6} {:<4} {:<6} {:<5} {:<5} {:<5} | {:<8} {:<4} {:<4} {:<5} {:<5} {:<6} {:>5.1}s | {twin}",
             row[1],
             row[2],
             row[3],
@@ -333,6 +344,7 @@ pub fn table001(args: &Table001Args) -> ExitCode {
             row[8],
             row[9],
             ours.verdict,
+            ours.domain,
             n[0],
             n[1],
             n[2],

@@ -63,8 +63,14 @@ const PROVED: [(&str, &str); 23] = [
     ("freertos_p4.c", "T = {1000, &head, &it}"),
     // Sortedness: the sorted segments of SH^sls (row 16; row 5, which the paper's SH^sls
     // does not prove, with bounds that are terms rather than values).
-    ("freertos_p5.c", "domain: sorted list segments (SH^sls)"),
-    ("set_all_sorted.c", "domain: sorted list segments (SH^sls)"),
+    (
+        "freertos_p5.c",
+        "domain: sls (sls(x, y; S: multiset, C: counts, I: interval))",
+    ),
+    (
+        "set_all_sorted.c",
+        "domain: sls (sls(x, y; S: multiset, C: counts, I: interval))",
+    ),
     ("remove.c", "re-checked by"),
 ];
 
@@ -216,4 +222,70 @@ fn constructs_outside_the_fragment_are_named_with_their_line() {
     let out = verify(&fp, "separation");
     assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
     assert!(out.contains("function pointer"), "{out}");
+}
+
+/// A run of the separation engine with a user spec (`--spec`) instead of the library.
+fn verify_with_spec(p: &Path, spec: &Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .arg("verify")
+        .arg(p)
+        .args(["--engine", "separation", "--timeout", "120", "--spec"])
+        .arg(spec)
+        .output()
+        .expect("run shapecheck");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_user_domain_loaded_with_spec_proves_what_the_library_domains_cannot() {
+    // The pool never holds fewer than three buffers: the library's segments forget lengths
+    // (a protected address keeps the first cell, not the third).
+    let (ok, bug) = (
+        bench("buffer_pool_three.c"),
+        bench("buffer_pool_three_bug.c"),
+    );
+    let out = verify(&ok, "separation");
+    assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
+    // The user's `lengths` domain (a `length(3)` parameter, addresses only) proves it.
+    let spec = bench("lengths.shape");
+    let out = verify_with_spec(&ok, &spec);
+    assert_eq!(verdict(&out), "TRUE", "{out}");
+    assert!(
+        out.contains("domain: lengths (lseg(x, y; L: length(3)))") && out.contains("re-checked"),
+        "{out}"
+    );
+    // Not the twin, whose pool starts with two.
+    let out = verify_with_spec(&bug, &spec);
+    assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
+    // Counting up to 2 is enough once the refinement protects the pool's first cell (two
+    // more behind it), not when `T` may hold no address.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(&spec).expect("read spec");
+    let two = dir.path().join("two.shape");
+    std::fs::write(&two, text.replace("length(3)", "length(2)")).expect("write");
+    let out = verify_with_spec(&ok, &two);
+    assert_eq!(verdict(&out), "TRUE", "{out}");
+    assert!(
+        out.contains("T = {&pool} (|T| = 1) after 1 refinements"),
+        "{out}"
+    );
+    let values = dir.path().join("values.shape");
+    let text = text.replace("length(3)", "length(2)");
+    std::fs::write(
+        &values,
+        text.replace("symbols addresses;", "symbols values;"),
+    )
+    .expect("write");
+    let out = verify_with_spec(&ok, &values);
+    assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
+}
+
+#[test]
+fn a_spec_without_a_spatial_domain_is_named_as_the_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("none.shape");
+    std::fs::write(&spec, "predicate r[f]<x>(v) := x(v);\n").expect("write");
+    let out = verify_with_spec(&bench("fig1.c"), &spec);
+    assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
+    assert!(out.contains("declares no spatial domain"), "{out}");
 }

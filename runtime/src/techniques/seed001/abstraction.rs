@@ -20,7 +20,13 @@
 //! adds the bounds both sides have, and rules 4 to 6 project them onto `T` like the multisets
 //! (bounds on symbols of `T` no larger than their multiplicity), so the domain stays finite.
 //!
-//! In the sorted domain SH^sls (`sorted`), a merge keeps the segment sorted when both sides
+//! Which conjuncts fold, under which guard, and which parameters the merged segment carries
+//! is the spec's domain ([`super::domain::Params`]): a pair of conjuncts folds only if a rule
+//! of the domain folds that pair, the guard `x !in T` is the rule's, and a parameter kind the
+//! domain lacks stays empty. A `length` parameter adds the two sides' lengths, counted up to
+//! the domain's bound.
+//!
+//! In the sorted domain SH^sls (an `interval` parameter), a merge keeps the segment sorted when both sides
 //! are (a cell is, with its value as both bounds) and the pure part proves the first side's
 //! largest value at most the second's least (Fig. 7, with the side condition the paper leaves
 //! implicit); otherwise the merged segment is a plain one.
@@ -30,6 +36,7 @@
 //! element, so rewriting terminates; every rule is an entailment `Δ ⊢ Δ'`, so `abs_T` is
 //! inflationary, and a larger `T` or `protect` fires fewer rules (monotone in `T`).
 
+use super::domain::Params;
 use super::heap::{Atom, Bag, Caps, Cell, Classes, ListShape, Seg, SymHeap, Term};
 use std::collections::BTreeSet;
 
@@ -42,8 +49,8 @@ pub struct Abstraction<'a> {
     pub keep: &'a Bag,
     /// Addresses kept as cells of their own.
     pub protect: &'a [Term],
-    /// Whether merges keep segments sorted where the pure part proves the order (SH^sls).
-    pub sorted: bool,
+    /// The domain: which conjuncts fold and what segments carry.
+    pub params: Params,
 }
 
 /// A spatial conjunct seen as a list predicate `σ(from, to, S)`.
@@ -58,6 +65,10 @@ struct View {
     data: Option<Term>,
     /// The bounds of its sorted values (a cell's value twice).
     order: Option<(Term, Term)>,
+    /// Whether it is a segment (not a cell).
+    is_list: bool,
+    /// At least this many cells.
+    len: u32,
 }
 
 /// What one rewrite step gives.
@@ -133,16 +144,19 @@ impl Abstraction<'_> {
                 let s = self.shapes[shape];
                 let data = s.data.and_then(|d| c.fields.get(d)).copied();
                 let classes = Classes::new(&h.pure);
+                let p = self.params;
                 Some(View {
                     shape,
                     from: c.addr,
                     to: *c.fields.get(s.link)?,
-                    bag: data.map_or_else(Bag::new, Bag::single),
-                    caps: data.map_or_else(Caps::new, |d| {
+                    bag: (data.filter(|_| p.multiset)).map_or_else(Bag::new, Bag::single),
+                    caps: (data.filter(|_| p.counts)).map_or_else(Caps::new, |d| {
                         Caps::of_value(d, self.keep, &h.pure, &classes)
                     }),
                     data,
                     order: data.map(|d| (d, d)),
+                    is_list: false,
+                    len: 1,
                 })
             }
             Conj::Seg(i) => {
@@ -155,6 +169,8 @@ impl Abstraction<'_> {
                     caps: s.caps.clone(),
                     data: None,
                     order: s.order,
+                    is_list: true,
+                    len: s.len.max(1),
                 })
             }
         }
@@ -171,7 +187,7 @@ impl Abstraction<'_> {
         let views: Vec<Option<View>> = conjs.iter().map(|x| self.view(h, *x)).collect();
         for (i, a) in views.iter().enumerate() {
             let Some(a) = a else { continue };
-            if !a.to.is_ex() || counts.get(&a.to) != Some(&2) || self.protected(&c, a.from) {
+            if !a.to.is_ex() || counts.get(&a.to) != Some(&2) {
                 continue;
             }
             let Some(j) = views
@@ -184,6 +200,13 @@ impl Abstraction<'_> {
             if i == j || a.shape != b.shape || b.to == a.to {
                 continue;
             }
+            // The domain's rule for these two conjuncts, with its guard `x !in T`.
+            let params = self.params;
+            match params.rule(a.is_list, b.is_list) {
+                None => continue,
+                Some(guarded) if guarded && self.protected(&c, a.from) => continue,
+                Some(_) => {}
+            }
             let ends_in_nil = c.equal(b.to, Term::Nil);
             let ends_at_cell = views.iter().enumerate().any(|(k, v)| {
                 k != i && k != j && v.as_ref().is_some_and(|v| c.equal(v.from, b.to))
@@ -193,7 +216,9 @@ impl Abstraction<'_> {
             if !ends_in_nil && !ends_at_cell {
                 continue;
             }
-            if let Some(cases) = self.decide(h, &c, a).or_else(|| self.decide(h, &c, b)) {
+            if params.counts
+                && let Some(cases) = self.decide(h, &c, a).or_else(|| self.decide(h, &c, b))
+            {
                 return Some(Step::Cases(cases));
             }
             let seg = Seg {
@@ -203,6 +228,7 @@ impl Abstraction<'_> {
                 bag: a.bag.sum(&b.bag).project(self.keep, &c),
                 caps: a.caps.sum(&b.caps, &c).project(self.keep, &c),
                 order: self.merged_order(h, &c, a, b),
+                len: (a.len + b.len).min(params.length),
             };
             let mut out = remove(h, &[conjs[i], conjs[j]]);
             out.segs.push(seg);
@@ -216,7 +242,7 @@ impl Abstraction<'_> {
     /// sorted and the pure part proves `a`'s largest value at most `b`'s least.
     fn merged_order(&self, h: &SymHeap, c: &Classes, a: &View, b: &View) -> Option<(Term, Term)> {
         let ((lo, mid1), (mid2, hi)) = (a.order?, b.order?);
-        (self.sorted && c.order(&h.pure, mid1, mid2).is_some()).then_some((lo, hi))
+        (self.params.sorted && c.order(&h.pure, mid1, mid2).is_some()).then_some((lo, hi))
     }
 
     /// The two cases `d = t` and `d ≠ t` for a cell's value `d` and the first symbol `t` of
@@ -429,7 +455,7 @@ mod tests {
             shapes: &SHAPES,
             keep,
             protect: &[],
-            sorted: false,
+            params: Params::mls(),
         }
         .apply(h)
         .pop()
@@ -539,7 +565,7 @@ mod tests {
             shapes: &SHAPES,
             keep: &Bag::new(),
             protect: &protect,
-            sorted: false,
+            params: Params::mls(),
         }
         .apply(&h)
         .pop()
@@ -560,7 +586,7 @@ mod tests {
                 shapes: &SHAPES,
                 keep: &Bag::new(),
                 protect: &[],
-                sorted: false,
+                params: Params::mls(),
             }
             .apply(&h)
             .is_empty()
@@ -619,7 +645,7 @@ mod tests {
             shapes: &SHAPES,
             keep: &keep,
             protect: &[],
-            sorted: false,
+            params: Params::mls(),
         }
         .apply(&h);
         // d2 = x (x held once, at most once) or d2 ≠ x (x held by no cell).
@@ -638,6 +664,33 @@ mod tests {
     }
 
     #[test]
+    fn a_length_parameter_counts_the_folded_cells_up_to_its_bound() {
+        let fold = |length: u32, rules| {
+            let h = three_cells();
+            let params = Params {
+                length,
+                rules,
+                ..Params::mls()
+            };
+            let abs = Abstraction {
+                shapes: &SHAPES,
+                keep: &Bag::new(),
+                protect: &[],
+                params,
+            };
+            abs.apply(&h).pop().expect("consistent")
+        };
+        let all = [[Some(true); 2]; 2];
+        assert_eq!(fold(8, all).segs[0].len, 3);
+        assert_eq!(fold(2, all).segs[0].len, 2);
+        assert_eq!(fold(0, all).segs[0].len, 0);
+        // Without a rule that folds two cells, cells stay cells.
+        let no_cells = [[None, Some(true)], [Some(true), Some(true)]];
+        let out = fold(8, no_cells);
+        assert!(out.segs.is_empty() && out.cells.len() == 3, "{out}");
+    }
+
+    #[test]
     fn cells_in_order_fold_into_a_sorted_segment_only_in_the_sorted_domain() {
         let (r, a) = (var(0), Term::Ex(0));
         let (d1, d2) = (Term::Ex(1), Term::Ex(2));
@@ -650,7 +703,10 @@ mod tests {
                 shapes: &SHAPES,
                 keep: &Bag::new(),
                 protect: &[],
-                sorted,
+                params: Params {
+                    sorted,
+                    ..Params::mls()
+                },
             }
             .apply(h)
             .pop()

@@ -13,6 +13,7 @@
 //! symbols of `T` keep theirs, since the abstraction must keep their values apart.
 
 use super::abstraction::Abstraction;
+use super::domain::Params;
 use super::entail::entails;
 use super::exec::{Exec, Post};
 use super::heap::{Bag, ListShape, SymHeap, Term};
@@ -98,8 +99,8 @@ pub struct Art<'a> {
     pub at: Vec<Vec<usize>>,
     /// Entailment queries asked.
     pub queries: usize,
-    /// Whether the abstraction keeps segments sorted (the domain SH^sls).
-    pub sorted: bool,
+    /// The domain's switches (also in each list shape, for programs without lists).
+    pub params: Params,
 }
 
 impl<'a> Art<'a> {
@@ -118,7 +119,7 @@ impl<'a> Art<'a> {
             nodes: vec![],
             at: vec![vec![]; flat.nodes],
             queries: 0,
-            sorted: false,
+            params: Params::mls(),
         }
     }
 
@@ -214,7 +215,7 @@ impl<'a> Art<'a> {
             shapes,
             keep: &t.keep,
             protect: &t.protect,
-            sorted: self.sorted,
+            params: self.params,
         }
         .apply(&h)
     }

@@ -10,7 +10,9 @@
 //! segment of length one), whose multisets together hold at least `S` (up to the left heap's
 //! equalities), whose upper bounds add up to at most the right segment's, and, for a sorted
 //! right segment, sorted pieces in order whose first value is the segment's least and whose
-//! last bound is at most its largest. Unmatched left conjuncts are allowed only where the
+//! last bound is at most its largest, and whose lengths add up to at least the right segment's.
+//! Chains of more than one piece need the domain's composition lemma (a cell alone is a
+//! segment by the definition's step case over an empty rest). Unmatched left conjuncts are allowed only where the
 //! right heap has `∗ true`.
 //! The right heap's pure atoms must follow from the left heap's: equalities by its classes,
 //! disequalities also from separation (two allocated addresses differ, and are not NULL).
@@ -50,6 +52,8 @@ struct Piece {
     order: Option<(Term, Term)>,
     /// A cell's struct and fields.
     cell: Option<(crate::program::ir::StructId, Vec<Term>)>,
+    /// At least this many cells.
+    len: u32,
 }
 
 /// What bounds the values of a left piece.
@@ -85,13 +89,14 @@ impl State {
 #[derive(Clone, Debug)]
 enum Goal {
     Cell(Term, crate::program::ir::StructId, Vec<Term>),
-    Seg(usize, Term, Term, Bag, Caps, Option<(Term, Term)>),
+    Seg(usize, Term, Term, Bag, Caps, Option<(Term, Term)>, u32),
 }
 
-/// A right segment's shape, end, lower and upper bounds.
-type SegGoal<'g> = (usize, Term, &'g Bag, &'g Caps, Option<(Term, Term)>);
+/// A right segment's shape, end, lower and upper bounds, sorted bounds and least length.
+type SegGoal<'g> = (usize, Term, &'g Bag, &'g Caps, Option<(Term, Term)>, u32);
 
 struct Matcher<'a> {
+    shapes: &'a [ListShape],
     lhs: &'a SymHeap,
     rhs: &'a SymHeap,
     classes: Classes,
@@ -100,7 +105,7 @@ struct Matcher<'a> {
 }
 
 impl<'a> Matcher<'a> {
-    fn new(shapes: &[ListShape], lhs: &'a SymHeap, rhs: &'a SymHeap) -> Matcher<'a> {
+    fn new(shapes: &'a [ListShape], lhs: &'a SymHeap, rhs: &'a SymHeap) -> Matcher<'a> {
         let mut left: Vec<Piece> = lhs
             .cells
             .iter()
@@ -124,6 +129,7 @@ impl<'a> Matcher<'a> {
                     order: data.map(|d| (d, d)),
                     held: Held::Value(data),
                     cell: Some((c.ty, c.fields.clone())),
+                    len: 1,
                 }
             })
             .collect();
@@ -133,6 +139,7 @@ impl<'a> Matcher<'a> {
             held: Held::Caps(s.caps.clone()),
             order: s.order,
             cell: None,
+            len: s.len.max(1),
         }));
         // Cells first, and among them those whose address is not existential.
         let mut goals: Vec<Goal> = rhs
@@ -146,12 +153,13 @@ impl<'a> Matcher<'a> {
             .iter()
             .map(|s| {
                 let (bag, caps) = (s.bag.clone(), s.caps.clone());
-                Goal::Seg(s.shape, s.from, s.to, bag, caps, s.order)
+                Goal::Seg(s.shape, s.from, s.to, bag, caps, s.order, s.len)
             })
             .collect();
         segs.sort_by_key(|g| matches!(g, Goal::Seg(_, a, ..) if a.is_ex()));
         goals.extend(segs);
         Matcher {
+            shapes,
             lhs,
             rhs,
             classes: Classes::new(&lhs.pure),
@@ -181,27 +189,29 @@ impl<'a> Matcher<'a> {
                         .all(|(r, l)| self.unify(&mut st, *r, *l));
                 ok && self.go(k + 1, &st)
             }),
-            Some(Goal::Seg(shape, from, to, bag, caps, order)) => (0..self.left.len()).any(|i| {
-                let p = &self.left[i];
-                if st.used(i) || p.list.as_ref().is_none_or(|l| l.0 != *shape) {
-                    return false;
-                }
-                let mut st = st.clone();
-                st.owner[i] = Some(k);
-                let goal = (*shape, *to, bag, caps, *order);
-                let sorted_from = match (order, p.order) {
-                    (None, _) => true,
-                    (Some(_), None) => false,
-                    (Some((lo, _)), Some((first, _))) => self.unify(&mut st, *lo, first),
-                };
-                self.unify(&mut st, *from, p.addr) && sorted_from && self.chain(k, &st, i, goal)
-            }),
+            Some(Goal::Seg(shape, from, to, bag, caps, order, len)) => {
+                (0..self.left.len()).any(|i| {
+                    let p = &self.left[i];
+                    if st.used(i) || p.list.as_ref().is_none_or(|l| l.0 != *shape) {
+                        return false;
+                    }
+                    let mut st = st.clone();
+                    st.owner[i] = Some(k);
+                    let goal = (*shape, *to, bag, caps, *order, *len);
+                    let sorted_from = match (order, p.order) {
+                        (None, _) => true,
+                        (Some(_), None) => false,
+                        (Some((lo, _)), Some((first, _))) => self.unify(&mut st, *lo, first),
+                    };
+                    self.unify(&mut st, *from, p.addr) && sorted_from && self.chain(k, &st, i, goal)
+                })
+            }
         }
     }
 
     /// Extends a chain whose last piece is `last` towards the goal's end `to`.
     fn chain(&self, k: usize, st: &State, last: usize, goal: SegGoal) -> bool {
-        let (shape, to, bag, caps, order) = goal;
+        let (shape, to, bag, caps, order, len) = goal;
         let (_, end, _) = self.left[last].list.as_ref().expect("a list piece");
         let end = *end;
         let last_hi = self.left[last].order.map(|(_, hi)| hi);
@@ -217,9 +227,14 @@ impl<'a> Matcher<'a> {
             && sorted_to(&mut stop)
             && self.holds(&stop, k, bag)
             && self.bounded(&stop, k, caps)
+            && self.long(&stop, k, len)
             && self.go(k + 1, &stop)
         {
             return true;
+        }
+        // Without the composition lemma a goal segment is matched by one piece.
+        if !self.shapes.get(shape).is_none_or(|s| s.params.compose) {
+            return false;
         }
         // Or go on through a piece at the chain's end.
         (0..self.left.len()).any(|j| {
@@ -249,6 +264,12 @@ impl<'a> Matcher<'a> {
             Some(x) => self.classes.order(&self.lhs.pure, v, x).is_some(),
             None => self.unify(st, hi, v),
         }
+    }
+
+    /// Whether the chain of goal `k` has at least `len` cells.
+    fn long(&self, st: &State, k: usize, len: u32) -> bool {
+        let owned = (self.left.iter().enumerate()).filter(|(i, _)| st.owner[*i] == Some(k));
+        owned.map(|(_, p)| p.len).sum::<u32>() >= len
     }
 
     /// Whether the chain of goal `k` holds at least `bag`.
@@ -385,6 +406,7 @@ mod tests {
             bag,
             caps: Caps::new(),
             order: None,
+            len: 0,
         }
     }
 
@@ -401,6 +423,31 @@ mod tests {
 
     fn ent(l: &SymHeap, r: &SymHeap) -> bool {
         entails(&SHAPES, l, r)
+    }
+
+    #[test]
+    fn a_goal_length_needs_that_many_cells_and_chains_need_the_composition_lemma() {
+        let (r, a) = (var(0), Term::Ex(0));
+        let goal = |len: u32| {
+            let mut g = list(r, Term::Nil, Bag::new());
+            g.len = len;
+            heap(vec![], vec![g], vec![], false)
+        };
+        let mut rest = list(a, Term::Nil, Bag::new());
+        rest.len = 2;
+        let lhs = heap(vec![node(r, a, Term::Int(1))], vec![rest], vec![], false);
+        assert!(entails(&SHAPES, &lhs, &goal(3)));
+        assert!(!entails(&SHAPES, &lhs, &goal(4)));
+        let mut shapes = SHAPES;
+        shapes[0].params.compose = false;
+        assert!(!entails(&shapes, &lhs, &goal(1)));
+        let one = heap(
+            vec![node(r, Term::Nil, Term::Int(1))],
+            vec![],
+            vec![],
+            false,
+        );
+        assert!(entails(&shapes, &one, &goal(1)));
     }
 
     #[test]

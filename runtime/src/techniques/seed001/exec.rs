@@ -504,7 +504,8 @@ impl Exec<'_> {
     /// The cases of `list(e, f, S)` (Fig. 3): its first cell, then the rest of the segment.
     /// Upper bounds split the cases further: a cell whose value may be a bounded symbol
     /// either is it (the rest may hold one fewer) or is not. A sorted segment's first cell
-    /// holds its least value, and the rest is sorted from a value no smaller (Fig. 6).
+    /// holds its least value, and the rest is sorted from a value no smaller (Fig. 6). A
+    /// segment of at least `n > 1` cells is a cell and a rest of at least `n - 1`.
     pub fn unfold(&self, h: &SymHeap, j: usize) -> Vec<SymHeap> {
         let seg = h.segs[j].clone();
         let mut base = h.clone();
@@ -512,8 +513,8 @@ impl Exec<'_> {
         let mut out = vec![];
         let elems: Vec<(Term, u32)> = seg.bag.iter().collect();
         let size: u32 = elems.iter().map(|(_, n)| n).sum();
-        // One cell: only if the multiset has at most one element.
-        if size <= 1 {
+        // One cell: only if the multiset has at most one element and the length allows it.
+        if size <= 1 && seg.len <= 1 {
             let d = elems.first().map(|(t, _)| *t);
             out.extend(self.with_cell(&base, &seg, d, None));
         }
@@ -557,6 +558,7 @@ impl Exec<'_> {
                     bag,
                     caps: seg.caps.clone(),
                     order: None,
+                    len: seg.len.saturating_sub(1),
                 });
             }
         }
@@ -803,9 +805,25 @@ mod tests {
                 bag,
                 caps: Caps::new(),
                 order: None,
+                len: 0,
             }],
             ..SymHeap::emp()
         }
+    }
+
+    #[test]
+    fn a_segment_of_at_least_n_cells_unfolds_into_a_cell_and_at_least_n_minus_1() {
+        let prog = program();
+        let shapes = list_shapes(&prog);
+        let exec = executor(&prog, &shapes);
+        let r = var_named(&prog, "r");
+        let mut h = segment(Bag::new(), r);
+        h.segs[0].len = 3;
+        let cases = exec.unfold(&h, 0);
+        assert_eq!(cases.len(), 1, "no one-cell case: {cases:?}");
+        assert_eq!((cases[0].cells.len(), cases[0].segs[0].len), (1, 2));
+        h.segs[0].len = 1;
+        assert_eq!(exec.unfold(&h, 0).len(), 2);
     }
 
     #[test]

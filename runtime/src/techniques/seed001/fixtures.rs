@@ -1,6 +1,7 @@
 //! Test fixtures of the seed-001 modules: one list shape (`struct node { next; data; }` as
 //! struct 0) and constructors of its terms and cells.
 
+use super::domain::Params;
 use super::heap::{Cell, ListShape, Term};
 use crate::program::ir::{StructId, VarId};
 
@@ -9,6 +10,7 @@ pub const SHAPES: [ListShape; 1] = [ListShape {
     ty: StructId(0),
     link: 0,
     data: Some(1),
+    params: Params::mls(),
 }];
 
 /// Program variable `i`.

@@ -16,6 +16,7 @@
 //! renamed in order of first occurrence, conjuncts sorted) so that equal heaps are equal
 //! values.
 
+use super::domain::Params;
 use crate::program::ir::{StructId, VarId};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -304,8 +305,9 @@ impl Caps {
     }
 }
 
-/// A list shape: the struct of its cells, the field that links them and the field whose
-/// value the multisets count (none for lists without data).
+/// A list shape: the spec's list predicate instantiated on a struct: the struct of its cells,
+/// the field that links them, the field whose value the parameters talk about (none for lists
+/// without data) and the domain's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ListShape {
     /// The cells' struct.
@@ -314,6 +316,8 @@ pub struct ListShape {
     pub link: usize,
     /// Index of the data field, if any.
     pub data: Option<usize>,
+    /// What the domain's segments carry and how they fold.
+    pub params: Params,
 }
 
 /// `addr ↦ {f0: t0, f1: t1, ...}`: one term per field of the struct, in declaration order.
@@ -344,9 +348,25 @@ pub struct Seg {
     /// For a sorted segment (SH^sls): its values are non-decreasing along the links, its
     /// first cell holds `lo` and none holds more than `hi`.
     pub order: Option<(Term, Term)>,
+    /// At least this many cells (a `length` parameter; 0 and 1 say nothing more than that
+    /// the segment is not empty).
+    pub len: u32,
 }
 
 impl Seg {
+    /// The segment with `f` applied to every term.
+    pub fn map(&self, f: impl Fn(Term) -> Term) -> Seg {
+        Seg {
+            shape: self.shape,
+            from: f(self.from),
+            to: f(self.to),
+            bag: self.bag.map(&f),
+            caps: self.caps.map(&f),
+            order: self.order.map(|(lo, hi)| (f(lo), f(hi))),
+            len: self.len,
+        }
+    }
+
     /// Whether its lower bounds exceed its upper bounds (it denotes nothing).
     fn overfull(&self, c: &Classes) -> bool {
         let held = self.bag.quotient(c);
@@ -435,18 +455,7 @@ impl SymHeap {
                     fields: c.fields.iter().map(|t| f(*t)).collect(),
                 })
                 .collect(),
-            segs: self
-                .segs
-                .iter()
-                .map(|s| Seg {
-                    shape: s.shape,
-                    from: f(s.from),
-                    to: f(s.to),
-                    bag: s.bag.map(f),
-                    caps: s.caps.map(f),
-                    order: s.order.map(|(lo, hi)| (f(lo), f(hi))),
-                })
-                .collect(),
+            segs: self.segs.iter().map(|s| s.map(f)).collect(),
             junk: self.junk,
         };
         h.sort();
@@ -550,14 +559,7 @@ fn masked_cell(c: &Cell) -> Cell {
 }
 
 fn masked_seg(s: &Seg) -> Seg {
-    Seg {
-        shape: s.shape,
-        from: mask(s.from),
-        to: mask(s.to),
-        bag: s.bag.map(mask),
-        caps: s.caps.map(mask),
-        order: s.order.map(|(lo, hi)| (mask(lo), mask(hi))),
-    }
+    s.map(mask)
 }
 
 /// The equality closure of a pure part: a union-find over its terms, each class
@@ -765,6 +767,7 @@ impl fmt::Display for SymHeap {
             let mut caps: Vec<String> =
                 s.caps.iter().map(|(t, n)| format!(", #{t}<={n}")).collect();
             caps.extend(s.order.map(|(lo, hi)| format!(", sorted in [{lo}, {hi}]")));
+            caps.extend((s.len > 1).then(|| format!(", length>={}", s.len)));
             parts.push(format!(
                 "list{}({}, {}, {{{}}}{})",
                 s.shape,
@@ -840,6 +843,7 @@ mod tests {
             bag: Bag::new(),
             caps: Caps::new(),
             order: Some((a, b)),
+            len: 0,
         };
         let mut h = SymHeap {
             segs: vec![seg],

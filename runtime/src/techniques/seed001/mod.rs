@@ -14,20 +14,22 @@
 //! finds where precision was lost and SelectSymbols the symbols `T` must keep; then the tree
 //! is rebuilt from the root with the larger `T` (the paper resumes from the refinement
 //! point; rebuilding gives the same final tree in this breadth-first order, at more cost).
-//! The whole loop runs once per choice of domain and of the lists' data fields (SH^mls with
-//! SH^rls's protected addresses, then the sorted SH^sls; the first integer field of each list
-//! struct, then the second, ...), as the paper picks the domain per program, until one
-//! proves.
+//! The whole loop runs once per domain the spec declares (`spatial` declarations, in source
+//! order: the standard library's SH^mls with SH^rls's protected addresses, then the sorted
+//! SH^sls; a `--spec` file's own) and per choice of the lists' data fields (the first integer
+//! field of each list struct, then the second, ...), as the paper picks the domain per
+//! program, until one proves.
 //!
-//! The stages: [`heap`] (symbolic heaps), [`abstraction`] (`abs_T` of SH^mls with the
-//! address guard of SH^rls), [`entail`] (the order), [`exec`] (symbolic execution with
-//! rearrangement), [`art`] (Algorithm 1 and the re-check), [`refine`] (Algorithm 2),
-//! [`shapes`] (which structs are lists), [`boxes`] (variables whose address is taken, and
-//! struct variables, as cells).
+//! The stages: [`domain`] (what a spec's domain switches on), [`heap`] (symbolic heaps),
+//! [`abstraction`] (`abs_T`: the domain's fold rules with their guards), [`entail`] (the
+//! order), [`exec`] (symbolic execution with rearrangement), [`art`] (Algorithm 1 and the
+//! re-check), [`refine`] (Algorithm 2), [`shapes`] (which structs are lists), [`boxes`]
+//! (variables whose address is taken, and struct variables, as cells).
 
 pub mod abstraction;
 pub mod art;
 pub mod boxes;
+pub mod domain;
 pub mod entail;
 pub mod exec;
 #[cfg(test)]
@@ -41,6 +43,7 @@ use crate::program::ir::VarId;
 use crate::program::property::{Property, PropertySet};
 use crate::techniques::seed002::flat::Flat;
 use art::{Art, Forward, Precision};
+use domain::Params;
 use exec::Exec;
 use heap::ListShape;
 use std::collections::BTreeSet;
@@ -108,45 +111,68 @@ pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats),
     }
     boxes::add_byte_block(&mut flat);
     let live = flat.liveness();
-    // Each choice of data fields in turn; the first answer that proves, else the first's
-    // reason.
+    let domains = &task.domain.spec().spatial;
+    if domains.is_empty() {
+        return Err(format!(
+            "the spec ({}) declares no spatial domain for the separation-logic engine",
+            task.domain.describe()
+        ));
+    }
+    // Each domain of the spec, and in it each choice of data fields, in turn; the first
+    // answer that proves, else the first's reason.
     let mut first = None;
     let choices = shapes::data_choices(&flat.prog);
-    for (sorted, choice) in [false, true]
-        .into_iter()
-        .flat_map(|s| (0..choices).map(move |c| (s, c)))
-    {
-        let shapes = shapes::list_shapes_with(&flat.prog, choice);
-        let mut tried = vec![];
-        match prove_with(task, &flat, &shapes, &live, sorted, &mut tried) {
-            Ok(r) => {
-                if choice > 0 {
-                    details.push(format!("data fields: {}", data_fields(&flat.prog, &shapes)));
-                }
-                if sorted {
-                    details.push("domain: sorted list segments (SH^sls)".into());
-                }
-                details.extend(tried);
-                return Ok(r);
-            }
-            Err(why) => {
-                let domain = if sorted { "SH^sls" } else { "SH^mls/SH^rls" };
-                let fields = data_fields(&flat.prog, &shapes);
-                details.push(format!("{domain} with data fields {fields}: {why}"));
-                if std::env::var_os("SHAPECHECK_SL_DEBUG").is_some() {
-                    eprintln!("{}", tried.join("\n"));
-                }
-                if first.is_none() {
+    for domain in domains {
+        let params = Params::of(domain);
+        for choice in 0..if params.uses_data() { choices } else { 1 } {
+            let shapes = shapes::list_shapes_with(&flat.prog, choice, params);
+            let mut tried = vec![];
+            let attempt = prove_with(task, &flat, &shapes, &live, params, &mut tried);
+            let fields = data_fields(&flat.prog, &shapes);
+            match attempt {
+                Ok(r) => {
+                    if choice > 0 {
+                        details.push(format!("data fields: {fields}"));
+                    }
+                    details.push(format!("domain: {} ({})", domain.name, describe(domain)));
                     details.extend(tried);
-                    first = Some(why);
+                    return Ok(r);
+                }
+                Err(why) => {
+                    details.push(format!(
+                        "domain {} with data fields {fields}: {why}",
+                        domain.name
+                    ));
+                    if std::env::var_os("SHAPECHECK_SL_DEBUG").is_some() {
+                        eprintln!("{}", tried.join("\n"));
+                    }
+                    if first.is_none() {
+                        details.extend(tried);
+                        first = Some(why);
+                    }
                 }
             }
-        }
-        if task.budget.check().is_err() {
-            break;
+            if task.budget.check().is_err() {
+                return Err(first.expect("at least one attempt"));
+            }
         }
     }
-    Err(first.expect("at least one choice"))
+    Err(first.expect("at least one attempt"))
+}
+
+/// A domain for reports: its list predicate and the kinds of its parameters
+/// (`ls(x, y; S: multiset, C: counts)`).
+fn describe(domain: &shapecheck_dsl::ir::Spatial) -> String {
+    let params: Vec<String> = (domain.list.params.iter())
+        .map(|p| match p.kind {
+            shapecheck_dsl::ir::ParamKind::Length(n) => format!("{}: length({n})", p.name),
+            k => format!("{}: {}", p.name, k.name()),
+        })
+        .collect();
+    match params.is_empty() {
+        true => format!("{}(x, y)", domain.list.name),
+        false => format!("{}(x, y; {})", domain.list.name, params.join(", ")),
+    }
 }
 
 /// [`prove`] with these list shapes.
@@ -155,7 +181,7 @@ fn prove_with(
     flat: &Flat,
     shapes: &[ListShape],
     live: &[BTreeSet<VarId>],
-    sorted: bool,
+    params: Params,
     details: &mut Vec<String>,
 ) -> Result<(Verdict, Stats), String> {
     let exec = Exec {
@@ -164,7 +190,7 @@ fn prove_with(
         error_calls: task.properties.has(Property::UnreachCall),
     };
     let mut art = Art::new(flat, exec, shapes, live);
-    art.sorted = sorted;
+    art.params = params;
     let mut t = Precision::default();
     let mut stats = Stats::default();
     loop {

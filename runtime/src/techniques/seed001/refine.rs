@@ -105,7 +105,7 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
                 for m in j..=k {
                     select(art, heaps[m], &bwd[m], live, &mut add);
                 }
-                new_symbols(&add, t).size() > 0
+                admit(art, new_symbols(&add, t)).size() > 0
             };
             let Some(j) = (1..=k).rev().find(|j| head(*j) && fresh(*j)) else {
                 return Err(format!(
@@ -136,14 +136,14 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
         select(art, heaps[j], &bwd[j], live, &mut add);
     }
     let selected = add.keep.clone();
-    let mut add = new_symbols(&add, t);
+    let mut add = admit(art, new_symbols(&add, t));
     if add.size() == 0 {
         // No resource equates a variable with a value: the abstraction lost the shape the
         // resource needs. Keep the values of the cells it summarised.
         let post = art.exec.post(heaps[i], &art.flat.edges[edges[i]].op);
         if let super::exec::Post::Heaps(hs) = post {
             // Values first (SH^mls); addresses (SH^rls) when no value was lost.
-            for h in &hs {
+            for h in hs.iter().filter(|_| art.params.values) {
                 let lost = lost_values(art, h, heaps[i + 1], live);
                 add.keep = add.keep.sum(&Bag::from_counts(
                     lost.iter()
@@ -159,8 +159,9 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
                 }
             }
         }
+        add = admit(art, add);
     }
-    if add.size() == 0 {
+    if add.size() == 0 && art.params.values {
         // The counterexample came back with every selected data symbol already in `T`: the
         // multisets must count one more copy of each (SH^mls bounds frequencies from below).
         add.keep = Bag::from_counts(
@@ -180,6 +181,22 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
         line: art.flat.edges[edges[i]].line,
         add,
     })
+}
+
+/// The part of `p` the domain lets `T` hold (its `symbols` declaration).
+fn admit(art: &Art, p: Precision) -> Precision {
+    Precision {
+        keep: if art.params.values {
+            p.keep
+        } else {
+            Bag::new()
+        },
+        protect: if art.params.addresses {
+            p.protect
+        } else {
+            vec![]
+        },
+    }
 }
 
 /// What `add` selects beyond `t`: the copies of data symbols `t` lacks, the addresses it

@@ -7,20 +7,22 @@
 //! paper picks a domain per program: a map's key need not come first). Structs with two
 //! links (doubly-linked lists, trees) get no shape: their cells stay cells, never summarised.
 
+use super::domain::Params;
 use super::heap::ListShape;
 use crate::program::ir::{Program, StructId, Type};
 
-/// The list shapes of `prog`, each with its first integer field as the data field.
+/// The list shapes of `prog` in the library's SH^mls, each with its first integer field as
+/// the data field.
 pub fn list_shapes(prog: &Program) -> Vec<ListShape> {
-    list_shapes_with(prog, 0)
+    list_shapes_with(prog, 0, Params::mls())
 }
 
-/// The list shapes of `prog`, each with its `choice`-th integer field as the data field (its
-/// last when it has fewer).
-pub fn list_shapes_with(prog: &Program, choice: usize) -> Vec<ListShape> {
+/// The list shapes of `prog` in the domain `params`, each with its `choice`-th integer field
+/// as the data field (its last when it has fewer).
+pub fn list_shapes_with(prog: &Program, choice: usize, params: Params) -> Vec<ListShape> {
     (0..prog.structs.len() as u32)
         .map(StructId)
-        .filter_map(|ty| shape_of(prog, ty, choice))
+        .filter_map(|ty| shape_of(prog, ty, choice, params))
         .collect()
 }
 
@@ -29,7 +31,7 @@ pub fn list_shapes_with(prog: &Program, choice: usize) -> Vec<ListShape> {
 pub fn data_choices(prog: &Program) -> usize {
     (0..prog.structs.len() as u32)
         .map(StructId)
-        .filter(|ty| shape_of(prog, *ty, 0).is_some())
+        .filter(|ty| shape_of(prog, *ty, 0, Params::mls()).is_some())
         .map(|ty| int_fields(prog, ty).len())
         .max()
         .unwrap_or(0)
@@ -44,7 +46,7 @@ fn int_fields(prog: &Program, ty: StructId) -> Vec<usize> {
         .collect()
 }
 
-fn shape_of(prog: &Program, ty: StructId, choice: usize) -> Option<ListShape> {
+fn shape_of(prog: &Program, ty: StructId, choice: usize, params: Params) -> Option<ListShape> {
     let s = prog.strukt(ty);
     if !s.complete || s.is_union {
         return None;
@@ -63,5 +65,6 @@ fn shape_of(prog: &Program, ty: StructId, choice: usize) -> Option<ListShape> {
         ty,
         link: *link,
         data,
+        params,
     })
 }
