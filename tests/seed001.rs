@@ -32,7 +32,7 @@ fn verdict(out: &str) -> &str {
 }
 
 /// The programs the engine proves, with the `T` it ends with.
-const PROVED: [(&str, &str); 23] = [
+const PROVED: [(&str, &str); 24] = [
     ("fig1.c", "T = {x} (|T| = 1) after 1 refinements"),
     ("set_add_mem.c", "T = {x} (|T| = 1) after 1 refinements"),
     ("set_any_add_mem.c", "T = {x} (|T| = 1) after 1 refinements"),
@@ -72,6 +72,11 @@ const PROVED: [(&str, &str); 23] = [
         "domain: sls (sls(x, y; S: multiset, C: counts, I: interval))",
     ),
     ("remove.c", "re-checked by"),
+    // A map entry found by its key keeps the value put with it: the `keyed` domain.
+    (
+        "map_get_value.c",
+        "domain: keyed (ls(x, y; S: multiset, C: counts))",
+    ),
 ];
 
 #[test]

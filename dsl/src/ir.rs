@@ -709,6 +709,10 @@ pub struct AbstractionRule {
     /// Whether the rule may not fire when `x` is equal to an address of `T`
     /// (`when x !in T`, the guard of SH^rls).
     pub untracked: bool,
+    /// Whether the rule folds only cells whose values provably differ from every symbol of
+    /// `T` (`when d !in T` for the value `d` of each cell it folds): a cell holding a kept
+    /// value stays a cell, with its other fields.
+    pub distinct: bool,
 }
 
 /// A spatial conjunct on the left of an abstraction rule.

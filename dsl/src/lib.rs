@@ -62,6 +62,6 @@ mod tests {
         });
         assert_eq!(spec.structures.len(), 7);
         assert_eq!(spec.templates.len(), 1);
-        assert_eq!(spec.spatial.len(), 2);
+        assert_eq!(spec.spatial.len(), 3);
     }
 }

@@ -1233,12 +1233,20 @@ fn rule(r: &RuleDecl, pred: Option<&Ident>, errs: &mut Vec<Diagnostic>) -> Optio
     }
     rule_chain(r, [x, y, y2, z], [first, second], errs);
     rule_right(r, pred, x, z, errs);
-    let untracked = conditions(r, x, y, errs);
+    let values: Vec<&Ident> = [first, second]
+        .into_iter()
+        .filter_map(|p| match p {
+            PieceDecl::Cell(c) => Some(&c.data),
+            PieceDecl::Segment(_) => None,
+        })
+        .collect();
+    let (untracked, distinct) = conditions(r, x, y, &values, errs);
     (errs.len() == before).then(|| AbstractionRule {
         name: r.name.name.clone(),
         first: piece(first),
         second: piece(second),
         untracked,
+        distinct,
     })
 }
 
@@ -1335,12 +1343,20 @@ fn rule_right(
     }
 }
 
-/// Checks the `when` conditions: `fresh(y)` required, `x !in T` optional (its presence
-/// returned), nothing else, nothing twice.
-fn conditions(r: &RuleDecl, x: &Ident, y: &Ident, errs: &mut Vec<Diagnostic>) -> bool {
+/// Checks the `when` conditions: `fresh(y)` required, `x !in T` optional, `d !in T` for the
+/// value `d` of every cell of the rule or of none; nothing else, nothing twice. Returns
+/// whether the address guard and the value guard are given.
+fn conditions(
+    r: &RuleDecl,
+    x: &Ident,
+    y: &Ident,
+    values: &[&Ident],
+    errs: &mut Vec<Diagnostic>,
+) -> (bool, bool) {
     let (x, y) = (&x.name, &y.name);
     let mut seen: BTreeMap<String, Span> = BTreeMap::new();
     let (mut fresh, mut untracked) = (false, false);
+    let mut guarded: Vec<&str> = vec![];
     for c in &r.conditions {
         let text = condition_text(c);
         if let Some(first) = seen.get(&text) {
@@ -1358,11 +1374,21 @@ fn conditions(r: &RuleDecl, x: &Ident, y: &Ident, errs: &mut Vec<Diagnostic>) ->
             ConditionKind::NotIn { elem, set } if elem.name == *x && set.name == "T" => {
                 untracked = true;
             }
-            _ => errs.push(
-                Diagnostic::error(format!("unknown condition `{text}`"), c.span).with_note(
-                    format!("known: `fresh({y})` (required), `{x} !in T` (optional)"),
-                ),
-            ),
+            ConditionKind::NotIn { elem, set }
+                if set.name == "T" && values.iter().any(|v| v.name == elem.name) =>
+            {
+                guarded.push(&elem.name);
+            }
+            _ => {
+                let mut known = format!("`fresh({y})` (required), `{x} !in T`");
+                for v in values {
+                    known.push_str(&format!(", `{} !in T`", v.name));
+                }
+                errs.push(
+                    Diagnostic::error(format!("unknown condition `{text}`"), c.span)
+                        .with_note(format!("known: {known} (optional)")),
+                )
+            }
         }
     }
     if !fresh {
@@ -1379,7 +1405,23 @@ fn conditions(r: &RuleDecl, x: &Ident, y: &Ident, errs: &mut Vec<Diagnostic>) ->
             )),
         );
     }
-    untracked
+    let distinct = !guarded.is_empty();
+    if let Some(v) = values
+        .iter()
+        .find(|v| distinct && !guarded.contains(&v.name.as_str()))
+    {
+        errs.push(
+            Diagnostic::error(
+                format!(
+                    "the value guard must name every cell's value: add `{} !in T`",
+                    v.name
+                ),
+                r.name.span,
+            )
+            .with_note("a rule keeps either every cell holding a kept value, or none"),
+        );
+    }
+    (untracked, distinct)
 }
 
 // ---------------------------------------------------------------- printing
@@ -1588,11 +1630,16 @@ fn rule_ir(r: &AbstractionRule, p: &str, n: &IrNames) -> String {
         Piece::Cell => format!("{from} |-> ({to}, {data})"),
         Piece::List => segment_text(p, from, to, &[]),
     };
-    let guard = if r.untracked {
+    let mut guard = if r.untracked {
         format!(", {} !in T", n.x)
     } else {
         String::new()
     };
+    for (k, data) in [(r.first, &n.d), (r.second, &n.e)] {
+        if r.distinct && k == Piece::Cell {
+            guard.push_str(&format!(", {data} !in T"));
+        }
+    }
     format!(
         "{} * {} -> {} when fresh({}){guard}",
         piece(r.first, &n.x, &n.y, &n.d),
@@ -1691,6 +1738,7 @@ mod tests {
             first,
             second,
             untracked: true,
+            distinct: false,
         }
     }
 
@@ -1741,7 +1789,12 @@ mod tests {
             lemmas: vec![Lemma::Compose],
             rules: rules("sls"),
         };
-        assert_eq!(spec.spatial, [mls, sls]);
+        let mut keyed = mls.clone();
+        keyed.name = "keyed".into();
+        for r in &mut keyed.rules {
+            r.distinct = r.first == Piece::Cell || r.second == Piece::Cell;
+        }
+        assert_eq!(spec.spatial, [mls, sls, keyed]);
         let s = &spec.spatial[1];
         assert!(s.composes() && s.has_symbols(SymbolKind::Addresses));
         assert_eq!(
@@ -1781,7 +1834,8 @@ mod tests {
                 name: "fold".into(),
                 first: Piece::Cell,
                 second: Piece::List,
-                untracked: false
+                untracked: false,
+                distinct: false
             }]
         );
     }
@@ -2226,6 +2280,37 @@ mod tests {
             d[0].message,
             "an abstraction rule must fold through a fresh existential: add `fresh(b)`"
         );
+    }
+
+    #[test]
+    fn the_value_guard_names_every_cells_value() {
+        let rules = |r: &str| errors(&domain(MLS, r));
+        let two = "  abstract r: x |-> (y, d) * y |-> (z, e) -> ls(x, z) when fresh(y), d !in T";
+        assert_eq!(
+            rules(&format!("{two};")),
+            [e(
+                "4:12",
+                "r",
+                "the value guard must name every cell's value: add `e !in T`"
+            )]
+        );
+        let spec = crate::load(&domain(MLS, &format!("{two}, e !in T;"))).expect("checks");
+        let r = &spec.spatial[0].rules[0];
+        assert!(r.distinct && !r.untracked);
+        let d = crate::load(&domain(
+            MLS,
+            "  abstract r: x |-> (y, d) * ls(y, z) -> ls(x, z) when fresh(y), z !in T;",
+        ))
+        .expect_err("rejected");
+        assert_eq!(
+            d[0].notes,
+            ["known: `fresh(y)` (required), `x !in T`, `d !in T` (optional)"]
+        );
+        // Printed back with the guard, and loaded again to the same rule.
+        let shown = print_ir(&spec.spatial[0], "");
+        assert!(shown.contains("when fresh(y), d !in T, e !in T;"), "{shown}");
+        let again = crate::load(&shown).expect("the printed domain checks");
+        assert_eq!(again.spatial[0].rules, spec.spatial[0].rules);
     }
 
     #[test]

@@ -422,8 +422,9 @@ fn template_tables_equal_the_interpreted_ir() {
 }
 
 /// The library's spatial domains, as seed 001's engine reads them from `spec().spatial`: the
-/// generated data equals the interpreted IR; `mls` then `sls` (the order the engine tries
-/// them in), each composing segments and folding every pair of pieces under SH^rls's guard.
+/// generated data equals the interpreted IR; `mls`, `sls` then `keyed` (the order the engine
+/// tries them in), each composing segments and folding every pair of pieces under SH^rls's
+/// guard.
 #[test]
 fn spatial_domains_equal_the_interpreted_ir() {
     use shapecheck_dsl::ir::{ParamKind, Piece, SymbolKind};
@@ -432,7 +433,7 @@ fn spatial_domains_equal_the_interpreted_ir() {
     let names: Vec<(&str, &str)> = (spatial.iter())
         .map(|s| (s.name.as_str(), s.list.name.as_str()))
         .collect();
-    assert_eq!(names, [("mls", "ls"), ("sls", "sls")]);
+    assert_eq!(names, [("mls", "ls"), ("sls", "sls"), ("keyed", "ls")]);
     for s in spatial {
         assert!(s.composes());
         assert!(s.has_symbols(SymbolKind::Values) && s.has_symbols(SymbolKind::Addresses));
@@ -446,4 +447,12 @@ fn spatial_domains_equal_the_interpreted_ir() {
     }
     assert!(spatial[0].param(ParamKind::Interval).is_none());
     assert!(spatial[1].param(ParamKind::Interval).is_some());
+    // `keyed` keeps every cell holding a value of T: each rule folding a cell guards its value.
+    let keyed = &spatial[2];
+    assert!(
+        keyed
+            .rules
+            .iter()
+            .all(|r| r.distinct == (r.first == Piece::Cell || r.second == Piece::Cell))
+    );
 }

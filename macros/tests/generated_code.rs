@@ -177,7 +177,7 @@ fn library_expansion_is_complete() {
     let sll = library::COMPILED.structure("sll").expect("sll is compiled");
     assert!((sll.invariants_hold)(&heap(), &["b"]));
     let domains: Vec<&str> = spec.spatial.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(domains, ["mls", "sls"]);
+    assert_eq!(domains, ["mls", "sls", "keyed"]);
 }
 
 /// Compiled against interpreted, for spatial domains: the generated `spec()` data equals what

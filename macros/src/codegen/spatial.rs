@@ -58,10 +58,13 @@ fn piece(p: Piece) -> TokenStream {
 }
 
 fn rule(r: &AbstractionRule) -> TokenStream {
-    let (name, untracked) = (&r.name, r.untracked);
+    let (name, untracked, distinct) = (&r.name, r.untracked, r.distinct);
     let (first, second) = (piece(r.first), piece(r.second));
     quote! {
-        AbstractionRule { name: s(#name), first: #first, second: #second, untracked: #untracked }
+        AbstractionRule {
+            name: s(#name), first: #first, second: #second, untracked: #untracked,
+            distinct: #distinct
+        }
     }
 }
 
@@ -82,7 +85,7 @@ mod tests {
             "SymbolKind :: Values , SymbolKind :: Addresses",
             "ParamKind :: Length (3)",
             "lemmas : :: std :: vec ! []",
-            "first : Piece :: Cell , second : Piece :: List , untracked : true",
+            "first : Piece :: Cell , second : Piece :: List , untracked : true , distinct : false",
         ] {
             assert!(text.contains(part), "{part} in {text}");
         }

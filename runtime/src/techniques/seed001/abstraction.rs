@@ -202,10 +202,11 @@ impl Abstraction<'_> {
             }
             // The domain's rule for these two conjuncts, with its guard `x !in T`.
             let params = self.params;
-            match params.rule(a.is_list, b.is_list) {
-                None => continue,
-                Some(guarded) if guarded && self.protected(&c, a.from) => continue,
-                Some(_) => {}
+            let Some(guard) = params.rule(a.is_list, b.is_list) else {
+                continue;
+            };
+            if guard.address && self.protected(&c, a.from) {
+                continue;
             }
             let ends_in_nil = c.equal(b.to, Term::Nil);
             let ends_at_cell = views.iter().enumerate().any(|(k, v)| {
@@ -216,10 +217,13 @@ impl Abstraction<'_> {
             if !ends_in_nil && !ends_at_cell {
                 continue;
             }
-            if params.counts
+            if (params.counts || guard.value)
                 && let Some(cases) = self.decide(h, &c, a).or_else(|| self.decide(h, &c, b))
             {
                 return Some(Step::Cases(cases));
+            }
+            if guard.value && !(self.untracked_value(h, &c, a) && self.untracked_value(h, &c, b)) {
+                continue;
             }
             let seg = Seg {
                 shape: a.shape,
@@ -258,6 +262,16 @@ impl Abstraction<'_> {
         let mut differ = h.clone();
         differ.assume(Atom::ne(d, t));
         Some(vec![same, differ])
+    }
+
+    /// Whether a conjunct is not a cell holding a value the pure part does not prove different
+    /// from every symbol of `T` (the value guard `d !in T`).
+    fn untracked_value(&self, h: &SymHeap, c: &Classes, v: &View) -> bool {
+        let keep = self.keep.quotient(c);
+        v.data.is_none_or(|d| {
+            keep.iter()
+                .all(|(t, _)| c.count_of(&h.pure, d, t) == Some(0))
+        })
     }
 
     /// Whether `t` is (provably equal to) a protected address.
@@ -437,6 +451,7 @@ fn forget(h: &SymHeap) -> Option<SymHeap> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::techniques::seed001::domain::Guard;
     use crate::techniques::seed001::fixtures::{SHAPES, node, var};
 
     fn heap(cells: Vec<Cell>, pure: Vec<Atom>) -> SymHeap {
@@ -680,14 +695,49 @@ mod tests {
             };
             abs.apply(&h).pop().expect("consistent")
         };
-        let all = [[Some(true); 2]; 2];
+        let all = [[Some(Guard::ADDRESS); 2]; 2];
         assert_eq!(fold(8, all).segs[0].len, 3);
         assert_eq!(fold(2, all).segs[0].len, 2);
         assert_eq!(fold(0, all).segs[0].len, 0);
         // Without a rule that folds two cells, cells stay cells.
-        let no_cells = [[None, Some(true)], [Some(true), Some(true)]];
+        let g = Some(Guard::ADDRESS);
+        let no_cells = [[None, g], [g, g]];
         let out = fold(8, no_cells);
         assert!(out.segs.is_empty() && out.cells.len() == 3, "{out}");
+    }
+
+    #[test]
+    fn the_value_guard_keeps_a_cell_holding_a_kept_value() {
+        // r -> a -> b -> nil, the cell at a holding x; with x in T and every fold guarded by
+        // `d !in T`, the cell holding x stays a cell (and the one after it is a segment of
+        // one), while a cell not compared with x is first split.
+        let guarded = Guard {
+            address: true,
+            value: true,
+        };
+        let abs = Abstraction {
+            shapes: &SHAPES,
+            keep: &Bag::single(var(1)),
+            protect: &[],
+            params: Params {
+                rules: [[Some(guarded); 2]; 2],
+                ..Params::mls()
+            },
+        };
+        let cases = abs.apply(&three_cells());
+        assert!(!cases.is_empty());
+        for h in &cases {
+            assert!(
+                h.cells.iter().any(|c| c.fields[1] == var(1)),
+                "the cell holding x is kept: {h}"
+            );
+        }
+        // Without the guard it folds.
+        let plain = Abstraction {
+            params: Params::mls(),
+            ..abs
+        };
+        assert!(plain.apply(&three_cells()).iter().all(|h| h.cells.is_empty()));
     }
 
     #[test]

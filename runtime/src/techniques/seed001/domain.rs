@@ -30,8 +30,25 @@ pub struct Params {
     /// Entailment may match a segment by a chain of pieces (the composition lemma).
     pub compose: bool,
     /// Per first and second conjunct (cell, segment) of a fold: whether a rule folds them,
-    /// and whether it is guarded by `x !in T`.
-    pub rules: [[Option<bool>; 2]; 2],
+    /// and its guards.
+    pub rules: [[Option<Guard>; 2]; 2],
+}
+
+/// The guards of a fold rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Guard {
+    /// `x !in T`: the first address is not an address `T` keeps.
+    pub address: bool,
+    /// `d !in T`: each folded cell's value provably differs from every symbol of `T`.
+    pub value: bool,
+}
+
+impl Guard {
+    /// The address guard alone (SH^rls's).
+    pub const ADDRESS: Guard = Guard {
+        address: true,
+        value: false,
+    };
 }
 
 impl Params {
@@ -40,7 +57,10 @@ impl Params {
         let piece = |p: Piece| usize::from(p == Piece::List);
         let mut rules = [[None; 2]; 2];
         for r in &s.rules {
-            rules[piece(r.first)][piece(r.second)] = Some(r.untracked);
+            rules[piece(r.first)][piece(r.second)] = Some(Guard {
+                address: r.untracked,
+                value: r.distinct,
+            });
         }
         let length = match s.param(ParamKind::Length(1)).map(|p| p.kind) {
             Some(ParamKind::Length(n)) => n,
@@ -69,13 +89,13 @@ impl Params {
             values: true,
             addresses: true,
             compose: true,
-            rules: [[Some(true); 2]; 2],
+            rules: [[Some(Guard::ADDRESS); 2]; 2],
         }
     }
 
     /// Whether a rule folds a `first` conjunct into a following `second` one (`true` for a
-    /// segment), and if so whether it is guarded by `x !in T`.
-    pub fn rule(&self, first_is_list: bool, second_is_list: bool) -> Option<bool> {
+    /// segment), and if so under which guards.
+    pub fn rule(&self, first_is_list: bool, second_is_list: bool) -> Option<Guard> {
         self.rules[usize::from(first_is_list)][usize::from(second_is_list)]
     }
 
@@ -102,7 +122,11 @@ mod tests {
             (3, false, false, false)
         );
         assert_eq!((p.values, p.addresses, p.compose), (false, true, false));
-        assert_eq!(p.rule(false, true), Some(false));
+        let unguarded = Guard {
+            address: false,
+            value: false,
+        };
+        assert_eq!(p.rule(false, true), Some(unguarded));
         assert_eq!(p.rule(false, false), None);
         assert!(!p.uses_data());
     }

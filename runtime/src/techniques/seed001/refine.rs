@@ -240,10 +240,7 @@ fn select(
             if !candidate || picked.iter().any(|(x, _)| *x == t) {
                 continue;
             }
-            let held = d
-                .cells
-                .iter()
-                .any(|cell| cell.fields.iter().any(|f| c.equal(*f, t)));
+            let held = (d.cells.iter()).any(|cell| holds(art, cell, t, &c));
             let equated = t.is_const() && (held || differs_from_a_cell(d, &c, t))
                 || !t.is_const()
                     && (held
@@ -279,6 +276,19 @@ fn select(
                 out.keep.add(t, more);
             }
         }
+    }
+}
+
+/// Whether a cell holds the data value or address `t` where a domain's parameters can see
+/// it: a list cell's data value in its data field (the parameters count that field only), any
+/// other term in any field.
+fn holds(art: &Art, cell: &super::heap::Cell, t: Term, c: &Classes) -> bool {
+    let data = (art.shapes.iter().find(|s| s.ty == cell.ty)).map(|s| s.data);
+    match data {
+        Some(data) if !is_pointer(&art.flat.prog, t) => {
+            data.is_some_and(|k| c.equal(cell.fields[k], t))
+        }
+        _ => cell.fields.iter().any(|f| c.equal(*f, t)),
     }
 }
 
