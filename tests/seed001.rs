@@ -32,7 +32,7 @@ fn verdict(out: &str) -> &str {
 }
 
 /// The programs the engine proves, with the `T` it ends with.
-const PROVED: [(&str, &str); 24] = [
+const PROVED: [(&str, &str); 26] = [
     ("fig1.c", "T = {x} (|T| = 1) after 1 refinements"),
     ("set_add_mem.c", "T = {x} (|T| = 1) after 1 refinements"),
     ("set_any_add_mem.c", "T = {x} (|T| = 1) after 1 refinements"),
@@ -72,6 +72,11 @@ const PROVED: [(&str, &str); 24] = [
         "domain: sls (sls(x, y; S: multiset, C: counts, I: interval))",
     ),
     ("remove.c", "re-checked by"),
+    // The end marker embedded in the list structure (FreeRTOS's xListEnd): the list
+    // variable split per field, the marker a cell of its own.
+    ("freertos_embedded_end.c", "T = {1000, &&L.end} (|T| = 2)"),
+    // A sorted set whose mem exits at the first value not below x: SH^sls with T = {x}.
+    ("sorted_set_mem.c", "T = {x} (|T| = 1) after 1 refinements"),
     // A map entry found by its key keeps the value put with it: the `keyed` domain.
     (
         "map_get_value.c",

@@ -2308,7 +2308,10 @@ mod tests {
         );
         // Printed back with the guard, and loaded again to the same rule.
         let shown = print_ir(&spec.spatial[0], "");
-        assert!(shown.contains("when fresh(y), d !in T, e !in T;"), "{shown}");
+        assert!(
+            shown.contains("when fresh(y), d !in T, e !in T;"),
+            "{shown}"
+        );
         let again = crate::load(&shown).expect("the printed domain checks");
         assert_eq!(again.spatial[0].rules, spec.spatial[0].rules);
     }

@@ -737,7 +737,12 @@ mod tests {
             params: Params::mls(),
             ..abs
         };
-        assert!(plain.apply(&three_cells()).iter().all(|h| h.cells.is_empty()));
+        assert!(
+            plain
+                .apply(&three_cells())
+                .iter()
+                .all(|h| h.cells.is_empty())
+        );
     }
 
     #[test]

@@ -373,10 +373,14 @@ impl Seg {
         self.caps.iter().any(|(t, n)| held.count(c.rep(t)) > n)
     }
 
-    /// Whether its value bounds are empty (`hi < lo`).
+    /// Whether its value bounds are empty (`hi < lo`), or it holds a value outside them.
     fn empty_range(&self, c: &Classes, pure: &[Atom]) -> bool {
-        self.order
-            .is_some_and(|(lo, hi)| c.order(pure, hi, lo) == Some(true))
+        self.order.is_some_and(|(lo, hi)| {
+            c.order(pure, hi, lo) == Some(true)
+                || (self.bag.iter()).any(|(t, _)| {
+                    c.order(pure, t, lo) == Some(true) || c.order(pure, hi, t) == Some(true)
+                })
+        })
     }
 }
 
@@ -831,6 +835,27 @@ mod tests {
         assert!(!Classes::new(&le).contradictory(&le));
         let lt = vec![Atom::Lt(a, b), Atom::Le(b, a)];
         assert!(Classes::new(&lt).contradictory(&lt));
+    }
+
+    #[test]
+    fn a_sorted_segment_holding_a_value_below_its_least_denotes_nothing() {
+        let (lo, hi, x) = (v(0), v(1), v(3));
+        let heap = |pure: Vec<Atom>| SymHeap {
+            segs: vec![Seg {
+                shape: 0,
+                from: v(2),
+                to: Term::Nil,
+                bag: Bag::single(x),
+                caps: Caps::new(),
+                order: Some((lo, hi)),
+                len: 0,
+            }],
+            pure,
+            ..SymHeap::emp()
+        };
+        assert!(heap(vec![Atom::Lt(x, lo)]).inconsistent());
+        assert!(heap(vec![Atom::Lt(hi, x)]).inconsistent());
+        assert!(!heap(vec![Atom::Le(lo, x), Atom::Le(x, hi)]).inconsistent());
     }
 
     #[test]

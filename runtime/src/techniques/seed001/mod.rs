@@ -23,8 +23,9 @@
 //! The stages: [`domain`] (what a spec's domain switches on), [`heap`] (symbolic heaps),
 //! [`abstraction`] (`abs_T`: the domain's fold rules with their guards), [`entail`] (the
 //! order), [`exec`] (symbolic execution with rearrangement), [`art`] (Algorithm 1 and the
-//! re-check), [`refine`] (Algorithm 2), [`shapes`] (which structs are lists), [`boxes`]
-//! (variables whose address is taken, and struct variables, as cells).
+//! re-check), [`refine`] (Algorithm 2), [`shapes`] (which structs are lists), [`split`]
+//! (struct variables that embed structs, one variable per field), [`boxes`] (variables whose
+//! address is taken, and struct variables, as cells).
 
 pub mod abstraction;
 pub mod art;
@@ -37,6 +38,7 @@ mod fixtures;
 pub mod heap;
 pub mod refine;
 pub mod shapes;
+pub mod split;
 
 use crate::engine::{Certificate, Engine, Run, Task, Verdict};
 use crate::program::ir::VarId;
@@ -107,6 +109,7 @@ pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats),
     // global's cell through a pointer once the variable `&g` is dead would go unnoticed: no
     // cells then.
     if !task.properties.has(Property::ValidDeref) && !task.properties.has(Property::ValidFree) {
+        split::split_embedding(&mut flat);
         boxes::box_address_taken(&mut flat);
     }
     boxes::add_byte_block(&mut flat);

@@ -1,0 +1,35 @@
+/* Seed 001, beyond Table 1: a sorted set whose mem stops at the first value not below the
+ * one sought (an early exit), and whose add inserts in order. add(x) between any adds:
+ * mem(x) must be true. Presence alone (SH^mls) is not enough, since the walk stops early;
+ * the sorted domain SH^sls with T = {x} proves it: a sorted segment holding x has no value
+ * above x before it.
+ * Expected: TRUE (unreach-call)
+ */
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+extern void *malloc(unsigned long);
+extern void abort(void);
+struct node { int val; struct node *next; };
+struct node *head = 0;
+int mem(int v) {
+  struct node *t = head;
+  while (t && t->val < v) t = t->next;
+  return t && t->val == v;
+}
+void add(int v) {
+  struct node *prev = 0, *t = head;
+  while (t && t->val < v) { prev = t; t = t->next; }
+  if (t && t->val == v) return;
+  struct node *n = malloc(sizeof(struct node));
+  if (!n) abort();
+  n->val = v; n->next = t;
+  if (prev) prev->next = n; else head = n;
+}
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  while (__VERIFIER_nondet_int()) add(__VERIFIER_nondet_int());
+  add(x);
+  while (__VERIFIER_nondet_int()) add(__VERIFIER_nondet_int());
+  if (!mem(x)) reach_error();
+  return 0;
+}
