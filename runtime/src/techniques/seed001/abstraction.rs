@@ -31,8 +31,9 @@
 //! largest value at most the second's least (Fig. 7, with the side condition the paper leaves
 //! implicit); otherwise the merged segment is a plain one.
 //!
-//! Disequalities that separation implies are dropped, and pure atoms about existentials that no longer occur in the spatial part are dropped (a
-//! weakening). Every rule either removes a spatial conjunct, an existential or a multiset
+//! Disequalities that separation implies are dropped, and pure atoms about existentials that
+//! no longer occur in the spatial part are dropped (a weakening), after adding what they say
+//! about the order of the other terms (`a < e <= b` gives `a < b`, an implied atom). Every rule either removes a spatial conjunct, an existential or a multiset
 //! element, so rewriting terminates; every rule is an entailment `Δ ⊢ Δ'`, so `abs_T` is
 //! inflationary, and a larger `T` or `protect` fires fewer rules (monotone in `T`).
 
@@ -425,15 +426,13 @@ fn forget(h: &SymHeap) -> Option<SymHeap> {
     .into_iter()
     .collect();
     let dangling = |t: Term| t.is_ex() && !spatial.contains(&t);
-    let keep: Vec<_> = h
-        .pure
-        .iter()
-        .copied()
-        .filter(|a| !a.terms().into_iter().any(dangling))
-        .collect();
-    if keep.len() != h.pure.len() {
+    let gone = (h.pure.iter())
+        .flat_map(|a| a.terms())
+        .find(|t| dangling(*t));
+    if let Some(e) = gone {
         let mut out = h.clone();
-        out.pure = keep;
+        out.pure = eliminate(&h.pure, e);
+        out.sort();
         return Some(out);
     }
     let counts = h.ex_counts();
@@ -446,6 +445,42 @@ fn forget(h: &SymHeap) -> Option<SymHeap> {
     s.caps = s.caps.without(lone);
     out.sort();
     Some(out)
+}
+
+/// The pure part without the existential `e`, keeping what it says through `e` about the
+/// order of the other terms (`a < e <= b` gives `a < b`): a sorted segment's bounds stay
+/// related to the cells around it when the value between them is gone (a deleted cell's).
+fn eliminate(pure: &[Atom], e: Term) -> Vec<Atom> {
+    let bound = |lower: bool| -> Vec<(Term, bool)> {
+        (pure.iter())
+            .filter_map(|a| match (*a, lower) {
+                (Atom::Lt(x, y), true) | (Atom::Lt(y, x), false) if y == e && x != e => {
+                    Some((x, true))
+                }
+                (Atom::Le(x, y), true) | (Atom::Le(y, x), false) if y == e && x != e => {
+                    Some((x, false))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let (below, above) = (bound(true), bound(false));
+    let mut out: Vec<Atom> = (pure.iter().copied())
+        .filter(|a| !a.terms().contains(&e))
+        .collect();
+    for (a, s1) in &below {
+        for (b, s2) in &above {
+            let atom = match (s1 | s2, a == b) {
+                (true, _) => Atom::Lt(*a, *b),
+                (false, false) => Atom::Le(*a, *b),
+                (false, true) => continue,
+            };
+            if !out.contains(&atom) {
+                out.push(atom);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -742,6 +777,22 @@ mod tests {
                 .apply(&three_cells())
                 .iter()
                 .all(|h| h.cells.is_empty())
+        );
+    }
+
+    #[test]
+    fn a_forgotten_value_leaves_the_order_it_implied() {
+        let (a, b, e) = (var(0), var(1), Term::Ex(9));
+        let pure = vec![Atom::Lt(a, e), Atom::Le(e, b), Atom::Ne(e, Term::Int(3))];
+        assert_eq!(eliminate(&pure, e), [Atom::Lt(a, b)]);
+        let pure = vec![Atom::Le(a, e), Atom::Le(e, b), Atom::Le(e, a)];
+        let mut out = eliminate(&pure, e);
+        out.sort();
+        assert_eq!(out, [Atom::Le(a, b)]);
+        // a < e < a: the contradiction stays.
+        assert_eq!(
+            eliminate(&[Atom::Lt(a, e), Atom::Lt(e, a)], e),
+            [Atom::Lt(a, a)]
         );
     }
 

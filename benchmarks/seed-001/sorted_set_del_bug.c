@@ -1,0 +1,42 @@
+/* Buggy twin of sorted_set_del.c: the later dels may delete x itself.
+ * Expected: FALSE (unreach-call)
+ */
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+extern void *malloc(unsigned long);
+extern void free(void *);
+extern void abort(void);
+struct node { int val; struct node *next; };
+struct node *head = 0;
+int mem(int v) {
+  struct node *t = head;
+  while (t && t->val < v) t = t->next;
+  return t && t->val == v;
+}
+void add(int v) {
+  struct node *prev = 0, *t = head;
+  while (t && t->val < v) { prev = t; t = t->next; }
+  if (t && t->val == v) return;
+  struct node *n = malloc(sizeof(struct node));
+  if (!n) abort();
+  n->val = v; n->next = t;
+  if (prev) prev->next = n; else head = n;
+}
+void del(int v) {
+  struct node *prev = 0, *t = head;
+  while (t && t->val < v) { prev = t; t = t->next; }
+  if (!t || t->val != v) return;
+  if (prev) prev->next = t->next; else head = t->next;
+  free(t);
+}
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  while (__VERIFIER_nondet_int()) add(__VERIFIER_nondet_int());
+  add(x);
+  while (__VERIFIER_nondet_int()) {
+    int y = __VERIFIER_nondet_int();
+    if (__VERIFIER_nondet_int()) add(y); else del(y);
+  }
+  if (!mem(x)) reach_error();
+  return 0;
+}
