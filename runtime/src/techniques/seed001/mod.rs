@@ -6,10 +6,11 @@
 //! program without recursion or calls through pointers (calls are inlined: the paper's
 //! analysis is intra-procedural); produces TRUE when Algorithm 1 finishes an abstract
 //! reachability tree without `⊤` and its re-check passes (every post of every node entailed
-//! by a heap at its location, by the entailment procedure run afresh), UNKNOWN otherwise with
-//! the reason: a construct outside the fragment and its line, a counterexample the backward
-//! pass cannot refute (this engine does not answer FALSE: the portfolio's engines that
-//! replay runs do), or a bound. The loop: build the tree with `abs_T` ([`art`]); at an
+//! by a heap at its location, by the entailment procedure run afresh); FALSE when an abstract
+//! counterexample the backward pass cannot refute is real: inputs steered by the path make
+//! the explicit engine's concrete replay of the program reach a violation ([`concrete`]);
+//! UNKNOWN otherwise with the reason: a construct outside the fragment and its line, a
+//! counterexample neither refuted nor replayed, or a bound. The loop: build the tree with `abs_T` ([`art`]); at an
 //! abstract counterexample run Algorithm 2 ([`refine`]): the backward pass by abduction
 //! finds where precision was lost and SelectSymbols the symbols `T` must keep; then the tree
 //! is rebuilt from the root with the larger `T` (the paper resumes from the refinement
@@ -24,12 +25,14 @@
 //! [`abstraction`] (`abs_T`: the domain's fold rules with their guards), [`entail`] (the
 //! order), [`exec`] (symbolic execution with rearrangement), [`art`] (Algorithm 1 and the
 //! re-check), [`refine`] (Algorithm 2), [`shapes`] (which structs are lists), [`split`]
-//! (struct variables that embed structs, one variable per field), [`boxes`] (variables whose
+//! (struct variables that embed structs, one variable per field), [`concrete`] (a replayed
+//! run for an unrefuted counterexample), [`boxes`] (variables whose
 //! address is taken, and struct variables, as cells).
 
 pub mod abstraction;
 pub mod art;
 pub mod boxes;
+pub mod concrete;
 pub mod domain;
 pub mod entail;
 pub mod exec;
@@ -204,19 +207,34 @@ fn prove_with(
         };
         stats.queries += art.queries;
         art.queries = 0;
-        if stats.refinements >= MAX_REFINEMENTS {
-            return Err(format!(
+        let refined = match stats.refinements < MAX_REFINEMENTS {
+            true => {
+                refine::refine(&art, &cex, &t).map_err(|why| format!("refinement failed: {why}"))
+            }
+            false => Err(format!(
                 "refinement limit reached: {} refinements, T = {}",
                 stats.refinements,
                 show(&flat.prog, &t)
-            ));
-        }
-        let r = refine::refine(&art, &cex, &t).map_err(|why| {
-            format!(
-                "refinement failed: {why}; the abstract counterexample passes lines {}",
-                lines(&art, &cex)
-            )
-        })?;
+            )),
+        };
+        let r = match refined {
+            Ok(r) => r,
+            Err(why) => {
+                // Not refuted: a concrete run along it, if the inputs it steers by give one.
+                if let Some(c) = concrete::find(task, flat, &path_edges(&art, &cex)) {
+                    details.push(format!(
+                        "{why}; the abstract counterexample through lines {} is real: a run \
+                         of the program replayed concretely reaches it",
+                        lines(&art, &cex)
+                    ));
+                    return Ok((Verdict::False(c), stats));
+                }
+                return Err(format!(
+                    "{why}; the abstract counterexample passes lines {}",
+                    lines(&art, &cex)
+                ));
+            }
+        };
         t.keep = t.keep.sum(&r.add.keep);
         t.protect.extend(r.add.protect.iter().copied());
         stats.refinements += 1;
@@ -274,6 +292,16 @@ fn show(prog: &crate::program::ir::Program, t: &Precision) -> String {
     }
     parts.extend(t.protect.iter().map(|x| format!("&{}", name(*x))));
     format!("{{{}}}", parts.join(", "))
+}
+
+/// The edges of a counterexample, root first.
+fn path_edges(art: &Art, cex: &art::Cex) -> Vec<usize> {
+    let mut out: Vec<usize> = (cex.nodes[1..].iter())
+        .filter_map(|i| art.nodes[*i].parent)
+        .map(|(_, e)| e)
+        .collect();
+    out.push(cex.edge);
+    out
 }
 
 /// The source lines a counterexample passes.
