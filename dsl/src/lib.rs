@@ -42,6 +42,32 @@ pub fn load_all(texts: &[&str]) -> Result<ir::Spec, Vec<Diagnostic>> {
     load(&texts.join("\n"))
 }
 
+/// Helpers of the unit tests of the declaration kinds' checks.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::diag::line_col;
+
+    /// `(line:col, spanned text, message)` of every diagnostic of `text`.
+    pub fn errors(text: &str) -> Vec<(String, String, String)> {
+        match crate::load(text) {
+            Ok(_) => vec![],
+            Err(ds) => ds
+                .iter()
+                .map(|d| {
+                    let (l, c) = line_col(text, d.primary.start);
+                    let under = text[d.primary.start..d.primary.end].to_string();
+                    (format!("{l}:{c}"), under, d.message.clone())
+                })
+                .collect(),
+        }
+    }
+
+    /// An expected diagnostic, as [`errors`] gives them.
+    pub fn e(pos: &str, under: &str, msg: &str) -> (String, String, String) {
+        (pos.into(), under.into(), msg.into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     const LIB: [&str; 5] = [

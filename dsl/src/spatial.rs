@@ -1695,26 +1695,7 @@ mod tests {
     //! The checks of spatial domains, each asserting the position, the spanned text and the
     //! message of every diagnostic in order; the lowering; the printers.
     use super::*;
-    use crate::diag::line_col;
-
-    /// `(line:col, spanned text, message)` of every diagnostic of `text`.
-    fn errors(text: &str) -> Vec<(String, String, String)> {
-        match crate::load(text) {
-            Ok(_) => vec![],
-            Err(ds) => ds
-                .iter()
-                .map(|d| {
-                    let (l, c) = line_col(text, d.primary.start);
-                    let under = text[d.primary.start..d.primary.end].to_string();
-                    (format!("{l}:{c}"), under, d.message.clone())
-                })
-                .collect(),
-        }
-    }
-
-    fn e(pos: &str, under: &str, msg: &str) -> (String, String, String) {
-        (pos.into(), under.into(), msg.into())
-    }
+    use crate::testing::{e, errors};
 
     fn one(text: &str) -> Spatial {
         let spec = crate::load(text).unwrap_or_else(|d| panic!("{d:#?}"));

@@ -545,26 +545,7 @@ mod tests {
     //! The checks of templates, each asserting the message and the spanned text of every
     //! diagnostic in order; the lowering; the printers; the merge.
     use super::*;
-    use crate::diag::line_col;
-
-    /// `(line:col, spanned text, message)` of every diagnostic of `text`.
-    fn errors(text: &str) -> Vec<(String, String, String)> {
-        match crate::load(text) {
-            Ok(_) => vec![],
-            Err(ds) => ds
-                .iter()
-                .map(|d| {
-                    let (l, c) = line_col(text, d.primary.start);
-                    let under = text[d.primary.start..d.primary.end].to_string();
-                    (format!("{l}:{c}"), under, d.message.clone())
-                })
-                .collect(),
-        }
-    }
-
-    fn e(pos: &str, under: &str, msg: &str) -> (String, String, String) {
-        (pos.into(), under.into(), msg.into())
-    }
+    use crate::testing::{e, errors};
 
     fn one(text: &str) -> Template {
         let spec = crate::load(text).unwrap_or_else(|d| panic!("{d:#?}"));

@@ -20,9 +20,9 @@ use crate::techniques::seed002::flat::Flat;
 use std::collections::BTreeSet;
 
 /// The most replays one counterexample gets.
-const MAX_RUNS: usize = 2048;
+const MAX_RUNS: usize = 512;
 /// The most steps of one replay.
-const MAX_STEPS: usize = 100_000;
+const MAX_STEPS: usize = 20_000;
 /// The most data values tried per input.
 const MAX_VALUES: usize = 10;
 
