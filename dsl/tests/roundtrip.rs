@@ -64,15 +64,21 @@ fn printed_specs_check_to_the_same_ir() {
     );
 }
 
-#[test]
-fn checked_templates_print_back_to_the_same_ir() {
-    // `template::print_ir` writes a checked template in source syntax, every member explicit;
-    // loading that text gives the same template.
+/// The checked specs of the corpus (outside the library's files) and the library.
+fn checked_specs() -> Vec<shapecheck_dsl::ir::Spec> {
     let mut specs: Vec<shapecheck_dsl::ir::Spec> = (corpus().iter())
         .filter(|f| !f.starts_with("library/"))
         .map(|f| shapecheck_dsl::load(&common::read(f)).expect("checks"))
         .collect();
     specs.push(common::library());
+    specs
+}
+
+#[test]
+fn checked_templates_print_back_to_the_same_ir() {
+    // `template::print_ir` writes a checked template in source syntax, every member explicit;
+    // loading that text gives the same template.
+    let specs = checked_specs();
     let mut seen = 0;
     for spec in specs {
         for t in &spec.templates {
@@ -89,11 +95,7 @@ fn checked_templates_print_back_to_the_same_ir() {
 fn checked_spatial_domains_print_back_to_the_same_ir() {
     // `spatial::print_ir` writes a checked domain in source syntax, its definition and lemma
     // as the kinds give them; loading that text gives the same domain.
-    let mut specs: Vec<shapecheck_dsl::ir::Spec> = (corpus().iter())
-        .filter(|f| !f.starts_with("library/"))
-        .map(|f| shapecheck_dsl::load(&common::read(f)).expect("checks"))
-        .collect();
-    specs.push(common::library());
+    let specs = checked_specs();
     let mut seen = 0;
     for spec in specs {
         for s in &spec.spatial {
