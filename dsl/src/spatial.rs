@@ -1455,7 +1455,8 @@ fn law_text_ast(l: &LawDecl) -> String {
 }
 
 /// `P(a, b)` or `P(a, b; t, ...)`.
-fn segment_text(pred: &str, from: &str, to: &str, args: &[String]) -> String {
+/// A segment `pred(from, to; args)`, as the spec language writes it.
+pub fn segment_text(pred: &str, from: &str, to: &str, args: &[String]) -> String {
     if args.is_empty() {
         format!("{pred}({from}, {to})")
     } else {

@@ -10,14 +10,16 @@
 //! counterexample the backward pass cannot refute is real: inputs steered by the path make
 //! the explicit engine's concrete replay of the program reach a violation ([`concrete`]);
 //! UNKNOWN otherwise with the reason: a construct outside the fragment and its line, a
-//! counterexample neither refuted nor replayed, or a bound. The loop: build the tree with `abs_T` ([`art`]); at an
-//! abstract counterexample run Algorithm 2 ([`refine`]): the backward pass by abduction
+//! counterexample neither refuted nor replayed, or a bound. The loop: build the tree with
+//! `abs_T` ([`art`]); at an abstract counterexample run Algorithm 2 ([`refine`]): the
+//! backward pass by abduction
 //! finds where precision was lost and SelectSymbols the symbols `T` must keep; then the tree
 //! is rebuilt from the root with the larger `T` (the paper resumes from the refinement
 //! point; rebuilding gives the same final tree in this breadth-first order, at more cost).
 //! The whole loop runs once per domain the spec declares (`spatial` declarations, in source
-//! order: the standard library's SH^mls with SH^rls's protected addresses, then the sorted
-//! SH^sls; a `--spec` file's own) and per choice of the lists' data fields (the first integer
+//! order: the standard library's SH^mls with SH^rls's protected addresses, the sorted
+//! SH^sls, then `keyed`, SH^mls whose folds keep a cell holding a value of `T`; a `--spec`
+//! file's own) and per choice of the lists' data fields (the first integer
 //! field of each list struct, then the second, ...), as the paper picks the domain per
 //! program, until one proves.
 //!
@@ -169,16 +171,11 @@ pub fn prove(task: &Task, details: &mut Vec<String>) -> Result<(Verdict, Stats),
 /// A domain for reports: its list predicate and the kinds of its parameters
 /// (`ls(x, y; S: multiset, C: counts)`).
 fn describe(domain: &shapecheck_dsl::ir::Spatial) -> String {
+    use shapecheck_dsl::spatial::{kind_text, segment_text};
     let params: Vec<String> = (domain.list.params.iter())
-        .map(|p| match p.kind {
-            shapecheck_dsl::ir::ParamKind::Length(n) => format!("{}: length({n})", p.name),
-            k => format!("{}: {}", p.name, k.name()),
-        })
+        .map(|p| format!("{}: {}", p.name, kind_text(p.kind)))
         .collect();
-    match params.is_empty() {
-        true => format!("{}(x, y)", domain.list.name),
-        false => format!("{}(x, y; {})", domain.list.name, params.join(", ")),
-    }
+    segment_text(&domain.list.name, "x", "y", &params)
 }
 
 /// [`prove`] with these list shapes.

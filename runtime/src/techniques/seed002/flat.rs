@@ -317,7 +317,7 @@ impl Builder {
     fn prepare(&mut self, f: FuncId) -> Result<BTreeMap<VarId, VarId>, String> {
         if self.stack.contains(&f) {
             return Err(format!(
-                "recursion through `{}`: the template engine inlines every call",
+                "recursion through `{}`: this engine inlines every call",
                 self.prog.func(f).name
             ));
         }
