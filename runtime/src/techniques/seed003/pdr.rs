@@ -302,17 +302,8 @@ impl<'a> Pdr<'a> {
 
     /// The states at `c` outside `cube` (its negation as a clause, unprimed).
     fn outside(&self, c: usize, cube: &[Lit]) -> Bool {
-        let enc = &self.encoded[c];
-        let lits: Vec<Bool> = (cube.iter())
-            .map(|&(p, pol)| {
-                if pol {
-                    enc[p][0].not()
-                } else {
-                    enc[p][0].clone()
-                }
-            })
-            .collect();
-        Bool::or(&lits)
+        let negated: Clause = cube.iter().map(|&(p, pol)| (p, !pol)).collect();
+        unprimed_clause(&self.encoded[c], &negated)
     }
 
     /// Pushes every clause of frame i that is inductive relative to frame i into frame i+1.
@@ -356,18 +347,7 @@ impl<'a> Pdr<'a> {
         for cl in &self.frames[i][c] {
             let enc = &self.encoded[c];
             let b = (self.clauses.entry((c, cl.clone())))
-                .or_insert_with(|| {
-                    let lits: Vec<Bool> = (cl.iter())
-                        .map(|&(p, pol)| {
-                            if pol {
-                                enc[p][0].clone()
-                            } else {
-                                enc[p][0].not()
-                            }
-                        })
-                        .collect();
-                    Bool::or(&lits)
-                })
+                .or_insert_with(|| unprimed_clause(enc, cl))
                 .clone();
             out.push(b);
         }
@@ -447,6 +427,20 @@ impl<'a> Pdr<'a> {
             ))),
         }
     }
+}
+
+/// A clause over the unprimed encodings `enc` of a cut point's predicates.
+fn unprimed_clause(enc: &[[Bool; 2]], clause: &[Lit]) -> Bool {
+    let lits: Vec<Bool> = (clause.iter())
+        .map(|&(p, pol)| {
+            if pol {
+                enc[p][0].clone()
+            } else {
+                enc[p][0].not()
+            }
+        })
+        .collect();
+    Bool::or(&lits)
 }
 
 /// A solver for one query, under the run's time limit.
