@@ -247,8 +247,9 @@ fn functions_meet_their_contracts_alone_and_twins_do_not() {
 }
 
 /// Inductive generalisation drops the literals of a learned clause that relative induction
-/// does not need: reverse's memory-safety invariant has 17 clauses with it and 32 with unsat
-/// cores alone, and its property run (which needs it to end in time) is checked by `table3`.
+/// does not need: reverse's memory-safety invariant has 17 clauses with it, 26 with relative
+/// induction alone (32 with neither); its property run, which needs it to end in time, is
+/// measured by `table3`.
 #[test]
 fn learned_clauses_are_generalised_by_dropping_literals() {
     let spec = contract_file("reverse.safety");

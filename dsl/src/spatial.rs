@@ -1454,8 +1454,7 @@ fn law_text_ast(l: &LawDecl) -> String {
     )
 }
 
-/// `P(a, b)` or `P(a, b; t, ...)`.
-/// A segment `pred(from, to; args)`, as the spec language writes it.
+/// A segment as the spec language writes it: `P(a, b)` or `P(a, b; t, ...)`.
 pub fn segment_text(pred: &str, from: &str, to: &str, args: &[String]) -> String {
     if args.is_empty() {
         format!("{pred}({from}, {to})")

@@ -12,16 +12,15 @@
 //! UNKNOWN otherwise with the reason: a construct outside the fragment and its line, a
 //! counterexample neither refuted nor replayed, or a bound. The loop: build the tree with
 //! `abs_T` ([`art`]); at an abstract counterexample run Algorithm 2 ([`refine`]): the
-//! backward pass by abduction
-//! finds where precision was lost and SelectSymbols the symbols `T` must keep; then the tree
-//! is rebuilt from the root with the larger `T` (the paper resumes from the refinement
-//! point; rebuilding gives the same final tree in this breadth-first order, at more cost).
-//! The whole loop runs once per domain the spec declares (`spatial` declarations, in source
-//! order: the standard library's SH^mls with SH^rls's protected addresses, the sorted
-//! SH^sls, then `keyed`, SH^mls whose folds keep a cell holding a value of `T`; a `--spec`
-//! file's own) and per choice of the lists' data fields (the first integer
-//! field of each list struct, then the second, ...), as the paper picks the domain per
-//! program, until one proves.
+//! backward pass by abduction finds where precision was lost and SelectSymbols the symbols
+//! `T` must keep; then the tree is rebuilt from the root with the larger `T` (the paper
+//! resumes from the refinement point; rebuilding gives the same final tree in this
+//! breadth-first order, at more cost). The whole loop runs once per domain the spec declares
+//! (`spatial` declarations, in source order: the standard library's SH^mls with SH^rls's
+//! protected addresses, the sorted SH^sls, then `keyed`, SH^mls whose folds keep a cell
+//! holding a value of `T`; a `--spec` file's own) and per choice of the lists' data fields
+//! (the first integer field of each list struct, then the second, ...), as the paper picks
+//! the domain per program, until one proves.
 //!
 //! The stages: [`domain`] (what a spec's domain switches on), [`heap`] (symbolic heaps),
 //! [`abstraction`] (`abs_T`: the domain's fold rules with their guards), [`entail`] (the

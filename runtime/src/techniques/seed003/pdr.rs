@@ -225,7 +225,7 @@ impl<'a> Pdr<'a> {
             }
         };
         let core = self.generalise(j, c, core)?;
-        let clause: Clause = core.iter().map(|&(p, pol)| (p, !pol)).collect();
+        let clause: Clause = negation(&core);
         if debugging() {
             eprintln!(
                 "pdr: level {j} at {c}: learned {}",
@@ -302,7 +302,7 @@ impl<'a> Pdr<'a> {
 
     /// The states at `c` outside `cube` (its negation as a clause, unprimed).
     fn outside(&self, c: usize, cube: &[Lit]) -> Bool {
-        let negated: Clause = cube.iter().map(|&(p, pol)| (p, !pol)).collect();
+        let negated: Clause = negation(cube);
         unprimed_clause(&self.encoded[c], &negated)
     }
 
@@ -327,7 +327,7 @@ impl<'a> Pdr<'a> {
 
     /// Whether every transition from frame `i` into `c` establishes `clause`.
     fn holds_after(&mut self, i: usize, c: usize, clause: &Clause) -> Result<bool, String> {
-        let negated: Cube = clause.iter().map(|&(p, pol)| (p, !pol)).collect();
+        let negated: Cube = negation(clause);
         for k in 0..self.incoming[c].len() {
             let (src, t) = self.incoming[c][k].clone();
             let parts = [self.frame(i, src), t];
@@ -427,6 +427,12 @@ impl<'a> Pdr<'a> {
             ))),
         }
     }
+}
+
+/// The literals of `lits` with their polarities flipped: a cube's negation as a clause, and
+/// back.
+fn negation<'l>(lits: impl IntoIterator<Item = &'l Lit>) -> Vec<Lit> {
+    lits.into_iter().map(|&(p, pol)| (p, !pol)).collect()
 }
 
 /// A clause over the unprimed encodings `enc` of a cut point's predicates.
