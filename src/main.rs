@@ -33,6 +33,8 @@ use shapecheck_runtime::techniques::seed001::Seed001;
 use shapecheck_runtime::techniques::seed002::Seed002;
 use shapecheck_runtime::techniques::seed003::Seed003;
 use shapecheck_runtime::techniques::seed003::families::Family;
+use shapecheck_runtime::techniques::seed004::Seed004;
+use shapecheck_runtime::techniques::seed004::post::Context;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -173,6 +175,17 @@ struct VerifyArgs {
     /// meet its postcondition, besides the checked properties.
     #[arg(long, requires = "spec", value_name = "NAME")]
     function: Option<String>,
+    /// Bohne's context operator: `none` (plain Cartesian post), `full` (the join of a loop
+    /// head's states) or `instantiated` (that join instantiated at the variables' objects).
+    #[arg(long, default_value = "instantiated", value_parser = parse_context)]
+    context: Context,
+}
+
+fn parse_context(s: &str) -> Result<Context, String> {
+    [Context::None, Context::Full, Context::Instantiated]
+        .into_iter()
+        .find(|c| c.name() == s)
+        .ok_or_else(|| format!("no context `{s}` (none, full, instantiated)"))
 }
 
 fn parse_family(s: &str) -> Result<Family, String> {
@@ -194,6 +207,9 @@ enum Engine {
     /// Property-directed reachability over reachability predicates (seed 003; unreach-call,
     /// valid-deref, valid-free).
     Pdr,
+    /// Bohne's symbolic shape analysis over Boolean heaps (seed 004; the properties of
+    /// `pdr`).
+    Bohne,
     Compare,
 }
 
@@ -206,6 +222,7 @@ impl Engine {
             Engine::Separation => Mode::Only("separation"),
             Engine::Template => Mode::Only("template"),
             Engine::Pdr => Mode::Only("pdr"),
+            Engine::Bohne => Mode::Only("bohne"),
             Engine::Compare => Mode::Compare,
         }
     }
@@ -485,10 +502,14 @@ fn engines(args: &VerifyArgs) -> Engines {
             },
             function: args.function.clone(),
         },
+        seed004: Seed004 {
+            function: args.function.clone(),
+            context: args.context,
+        },
     }
 }
 
-/// With `--function`: the engine is PDR, the spec has the function's contract, and the
+/// With `--function`: the engine is PDR or Bohne, the spec has the function's contract, and the
 /// program defines the function with as many parameters; otherwise the error to print.
 fn check_function(
     args: &VerifyArgs,
@@ -498,10 +519,10 @@ fn check_function(
     let Some(name) = &args.function else {
         return Ok(());
     };
-    if args.engine != Engine::Pdr {
+    if !matches!(args.engine, Engine::Pdr | Engine::Bohne) {
         return Err(
-            "--function verifies a function against its contract with PDR: add \
-                    `--engine pdr`"
+            "--function verifies a function against its contract with PDR or Bohne: add \
+                    `--engine pdr` or `--engine bohne`"
                 .into(),
         );
     }

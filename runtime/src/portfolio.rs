@@ -21,6 +21,7 @@ use crate::techniques::seed000::Seed000;
 use crate::techniques::seed001::Seed001;
 use crate::techniques::seed002::Seed002;
 use crate::techniques::seed003::Seed003;
+use crate::techniques::seed004::Seed004;
 
 /// How engines are chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +47,8 @@ pub struct Engines {
     pub seed002: Seed002,
     /// Property-directed reachability over reachability predicates.
     pub seed003: Seed003,
+    /// Bohne's symbolic shape analysis over Boolean heaps.
+    pub seed004: Seed004,
 }
 
 /// Steps of the first, short explicit-heap run in auto mode.
@@ -90,7 +93,14 @@ pub const PDR_SHARE: f64 = 0.4;
 pub const PDR_CAP: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// The names `--engine` takes besides `auto` and `compare`.
-pub const ENGINES: [&str; 5] = ["explicit", "shape", "separation", "template", "pdr"];
+pub const ENGINES: [&str; 6] = [
+    "explicit",
+    "shape",
+    "separation",
+    "template",
+    "pdr",
+    "bohne",
+];
 
 /// Engines that decided a task differently: a soundness bug.
 #[derive(Clone, Debug)]
@@ -122,16 +132,18 @@ impl Engines {
             "separation" => Some(&self.seed001),
             "template" => Some(&self.seed002),
             "pdr" => Some(&self.seed003),
+            "bohne" => Some(&self.seed004),
             _ => None,
         }
     }
 
-    fn all(&self) -> [&dyn Engine; 5] {
+    fn all(&self) -> [&dyn Engine; 6] {
         [
             &self.explicit,
             &self.seed001,
             &self.seed002,
             &self.seed003,
+            &self.seed004,
             &self.seed000,
         ]
     }

@@ -5,3 +5,4 @@ pub mod seed000;
 pub mod seed001;
 pub mod seed002;
 pub mod seed003;
+pub mod seed004;

@@ -25,7 +25,6 @@ pub fn invariant(
     inv: &[BTreeSet<Clause>],
     budget: &Budget,
 ) -> Result<(), String> {
-    let null = super::epr::constant("null");
     let formula = |c: usize, v: &Voc| {
         Bool::and(
             &(inv[c].iter())
@@ -33,6 +32,18 @@ pub fn invariant(
                 .collect::<Vec<_>>(),
         )
     };
+    inductive(sys, &formula, budget)
+}
+
+/// Re-checks an invariant given by its formula per cut point over a copy of the vocabulary
+/// with fresh solvers: it holds initially, every path between cut points preserves it, and
+/// it excludes every fault.
+pub fn inductive(
+    sys: &System,
+    formula: &dyn Fn(usize, &Voc) -> Bool,
+    budget: &Budget,
+) -> Result<(), String> {
+    let null = super::epr::constant("null");
     let w0 = sys.voc("@0", &null);
     let w1 = sys.voc("@1", &null);
     unsat(
@@ -78,7 +89,9 @@ pub fn satisfiable(sys: &System, budget: &Budget) -> Result<bool, String> {
     }
 }
 
-fn unsat(budget: &Budget, v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Result<(), String> {
+/// `Ok(())` when the conjunction of `parts` is unsatisfiable with the axioms of the copies
+/// `v0` (and `v1`), else the reason (a counterexample exists, or the solver gave up).
+pub fn unsat(budget: &Budget, v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Result<(), String> {
     let s = new_solver(budget);
     for a in v0
         .axioms()

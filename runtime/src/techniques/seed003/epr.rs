@@ -99,6 +99,11 @@ impl Voc {
         self.enc(f, &mut vec![])
     }
 
+    /// The translation of a formula whose bound variable `id` is free, standing for `node`.
+    pub fn encode_at(&self, f: &Formula, id: u32, node: &Dynamic) -> Bool {
+        self.enc(f, &mut vec![(id, node.clone())])
+    }
+
     fn term(&self, t: &Term, env: &[(u32, Dynamic)]) -> Dynamic {
         match t {
             Term::Var(v) => self.vars[*v].clone(),

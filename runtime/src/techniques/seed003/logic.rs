@@ -87,6 +87,38 @@ impl Formula {
         ])
     }
 
+    /// Adds the vocabulary variables the formula mentions to `out`.
+    pub fn vars(&self, out: &mut std::collections::BTreeSet<usize>) {
+        let mut term = |t: &Term| {
+            if let Term::Var(v) = t {
+                out.insert(*v);
+            }
+        };
+        match self {
+            Formula::Const(_) => {}
+            Formula::Eq(a, b) | Formula::Reach(_, a, b) | Formula::Dle(a, b) => {
+                term(a);
+                term(b)
+            }
+            Formula::Alloc(a) => term(a),
+            Formula::Not(a) | Formula::Forall(_, a) | Formula::Exists(_, a) => a.vars(out),
+            Formula::And(xs) | Formula::Or(xs) => xs.iter().for_each(|x| x.vars(out)),
+        }
+    }
+
+    /// Adds the (variable, field) pairs of the paths `x<f*>t` from a vocabulary variable `x`
+    /// the formula mentions to `out`.
+    pub fn sources(&self, out: &mut std::collections::BTreeSet<(usize, usize)>) {
+        match self {
+            Formula::Reach(f, Term::Var(x), _) => {
+                out.insert((*x, *f));
+            }
+            Formula::Not(a) | Formula::Forall(_, a) | Formula::Exists(_, a) => a.sources(out),
+            Formula::And(xs) | Formula::Or(xs) => xs.iter().for_each(|x| x.sources(out)),
+            _ => {}
+        }
+    }
+
     /// Whether the formula is universal: in negation normal form, only `forall` occurs.
     pub fn is_universal(&self) -> bool {
         self.quantifiers(true).1 == 0

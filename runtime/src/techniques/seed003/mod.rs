@@ -92,7 +92,7 @@ impl Seed003 {
 
     /// The transition system of the task: the program from `main`, or the function alone
     /// with its contract installed; `data` asks for the data order.
-    fn system(&self, task: &Task, data: bool) -> Result<System, String> {
+    pub fn system(&self, task: &Task, data: bool) -> Result<System, String> {
         let Some(name) = &self.function else {
             return System::new(Flat::new(task.program)?, task.properties, data);
         };
@@ -220,71 +220,18 @@ impl Seed003 {
                 }
                 Outcome::Trace(trace, fault, line) => {
                     let cuts: Vec<usize> = trace.iter().map(|(c, _)| *c).collect();
-                    if let Some(heap) = check::bounded(&sys, &cuts, fault, &task.budget)? {
-                        if let (Some(f), true) = (&self.function, fault.is_violation()) {
-                            match replay::run(task, &sys, f, &heap) {
-                                Ok(Some(cex)) => {
-                                    details.push(format!(
-                                        "families {}: the run of the logic's model breaks the \
-                                         contract; `{f}` run concretely from its initial heap \
-                                         breaks it too",
-                                        names.join(", ")
-                                    ));
-                                    details.push("the run starts from this heap:".into());
-                                    for l in heap.describe(&entry_names(&sys), &sys.fields) {
-                                        details.push(format!("  {l}"));
-                                    }
-                                    return Ok(Verdict::False(Box::new(cex)));
-                                }
-                                Ok(None) => details.push(format!(
-                                    "`{f}` run concretely from the model's initial heap meets \
-                                     the contract (every input 0, then 1)"
-                                )),
-                                Err(why) => details.push(format!(
-                                    "the model's initial heap is not rebuilt: {why}"
-                                )),
-                            }
-                        }
-                        let what = if fault.is_violation() && sys.pre.is_some() {
-                            format!(
-                                "a run of the logic's model of the function from a state that \
-                                 meets the precondition reaches {} at line {line} through {} \
-                                 loop heads (bounded check; the function run concretely from \
-                                 that state does not)",
-                                fault.describe(),
-                                cuts.len() - 1
-                            )
-                        } else if fault.is_violation() {
-                            format!(
-                                "a run of the logic's model of the program reaches {} at line \
-                                 {line} through {} loop heads (bounded check; integers and \
-                                 untracked data are nondeterministic there, so only the engines \
-                                 that replay runs decide it)",
-                                fault.describe(),
-                                cuts.len() - 1
-                            )
-                        } else {
-                            format!(
-                                "the program leaves the logic: {} at line {line}",
-                                fault.describe()
-                            )
-                        };
-                        details.push(format!("families {}: {what}", names.join(", ")));
-                        if sys.pre.is_some() {
-                            // Against a contract the run's initial heap is the input that
-                            // breaks it.
-                            details.push("the run starts from this heap:".into());
-                            for l in heap.describe(&entry_names(&sys), &sys.fields) {
-                                details.push(format!("  {l}"));
-                            }
-                        }
+                    let label = format!("families {}: ", names.join(", "));
+                    let f = self.function.as_deref();
+                    match refute(task, &sys, f, &cuts, (fault, line), &label, details)? {
+                        Refuted::False(v) => return Ok(v),
                         // Only a configuration that models data more finely (`sorted`
                         // brings the data order) can remove the run.
-                        if sys.data_field.is_some() {
-                            return Err(what);
+                        Refuted::Model(what) if sys.data_field.is_some() => return Err(what),
+                        Refuted::Model(what) => {
+                            last = what;
+                            continue;
                         }
-                        last = what;
-                        continue;
+                        Refuted::Spurious => {}
                     }
                     details.push(format!(
                         "no inductive invariant over these predicates: an abstract trace to {} \
@@ -310,6 +257,85 @@ impl Seed003 {
         }
         Err(last)
     }
+}
+
+/// What the concrete check of an abstract trace found.
+pub enum Refuted {
+    /// A concrete run of the function breaks its contract: FALSE.
+    False(Verdict),
+    /// A run of the logic's model follows the trace, and no concrete run was found (the
+    /// reason, already in the details).
+    Model(String),
+    /// No run of the model follows the trace: the abstraction is too coarse.
+    Spurious,
+}
+
+/// Checks an abstract trace (the cut points it visits, then `fault` at `line`) concretely:
+/// a bounded check of the logic's model, then, against a contract, the function run from
+/// the model's initial heap. Reasons go to `details` after `label`.
+pub fn refute(
+    task: &Task,
+    sys: &System,
+    function: Option<&str>,
+    cuts: &[usize],
+    (fault, line): (program::Fault, u32),
+    label: &str,
+    details: &mut Vec<String>,
+) -> Result<Refuted, String> {
+    let Some(heap) = check::bounded(sys, cuts, fault, &task.budget)? else {
+        return Ok(Refuted::Spurious);
+    };
+    if let (Some(f), true) = (function, fault.is_violation()) {
+        match replay::run(task, sys, f, &heap) {
+            Ok(Some(cex)) => {
+                details.push(format!(
+                    "{label}the run of the logic's model breaks the contract; `{f}` run \
+                     concretely from its initial heap breaks it too"
+                ));
+                details.push("the run starts from this heap:".into());
+                for l in heap.describe(&entry_names(sys), &sys.fields) {
+                    details.push(format!("  {l}"));
+                }
+                return Ok(Refuted::False(Verdict::False(Box::new(cex))));
+            }
+            Ok(None) => details.push(format!(
+                "`{f}` run concretely from the model's initial heap meets the contract \
+                 (every input 0, then 1)"
+            )),
+            Err(why) => details.push(format!("the model's initial heap is not rebuilt: {why}")),
+        }
+    }
+    let what = if fault.is_violation() && sys.pre.is_some() {
+        format!(
+            "a run of the logic's model of the function from a state that meets the \
+             precondition reaches {} at line {line} through {} loop heads (bounded check; the \
+             function run concretely from that state does not)",
+            fault.describe(),
+            cuts.len() - 1
+        )
+    } else if fault.is_violation() {
+        format!(
+            "a run of the logic's model of the program reaches {} at line {line} through {} \
+             loop heads (bounded check; integers and untracked data are nondeterministic \
+             there, so only the engines that replay runs decide it)",
+            fault.describe(),
+            cuts.len() - 1
+        )
+    } else {
+        format!(
+            "the program leaves the logic: {} at line {line}",
+            fault.describe()
+        )
+    };
+    details.push(format!("{label}{what}"));
+    if sys.pre.is_some() {
+        // Against a contract the run's initial heap is the input that breaks it.
+        details.push("the run starts from this heap:".into());
+        for l in heap.describe(&entry_names(sys), &sys.fields) {
+            details.push(format!("  {l}"));
+        }
+    }
+    Ok(Refuted::Model(what))
 }
 
 /// The names of the vocabulary variables live at the entry (the others empty): what a

@@ -1,0 +1,181 @@
+//! The abstraction predicates of seed 004: unary predicates over heap objects (the implicit
+//! variable `v`) and nullary ones, per cut point.
+//!
+//! Consumes the transition system of seed 003 (its variables, fields, liveness and
+//! contract); produces, per cut point, the unary predicates Bohne derives from the program
+//! by its syntactic analysis (§2.7 and §2.10 of the digest): the singleton `v = x` for every
+//! pointer variable that matters there and for `null`, `alloc(v)`, reachability from each such
+//! variable along each field (`x<f*>v`), whether `v`'s path ends in `null`, and, when the
+//! program compares node data, the data order between `v` and each variable's node. A
+//! variable matters at a cut point when it is live there or the contract's postcondition
+//! names it (a ghost, an argument's entry copy). Every unary predicate is a quantifier-free
+//! formula of seed 003's logic with the bound variable [`V`] free, so a Boolean heap's
+//! meaning `∀v. ⋁ cubes` stays universal (EPR).
+
+use crate::techniques::seed003::logic::{Formula, Term};
+use crate::techniques::seed003::program::System;
+use std::collections::BTreeSet;
+
+/// The bound-variable id of the implicit object variable `v` (the families' bodies use ids
+/// below it, a contract's at and above 100).
+pub const V: u32 = 90;
+
+/// A predicate.
+#[derive(Clone, Debug)]
+pub struct Pred {
+    /// Its readable name (`x<n*>v`, `v = x`, ...).
+    pub name: String,
+    /// Its definition (with `v` free for a unary predicate).
+    pub formula: Formula,
+    /// For a singleton `v = t`: the term `t`.
+    pub singleton: Option<Term>,
+    /// Whether it tells kinds of objects apart in the initial abstraction (singletons,
+    /// `alloc`, reachability from a variable).
+    pub core: bool,
+}
+
+/// The predicates of one cut point.
+#[derive(Clone, Debug, Default)]
+pub struct Preds {
+    /// Over objects.
+    pub unary: Vec<Pred>,
+    /// Over the state.
+    pub nullary: Vec<Pred>,
+}
+
+impl Preds {
+    /// The singleton predicates, by index, with their terms.
+    pub fn singletons(&self) -> impl Iterator<Item = (usize, Term)> + '_ {
+        (self.unary.iter().enumerate()).filter_map(|(i, p)| p.singleton.map(|t| (i, t)))
+    }
+}
+
+/// The variables that matter at cut point `c`: live there (with their aliases), or named
+/// by the precondition at the entry (a ghost) and by the postcondition at a loop head (a
+/// ghost, an argument's entry copy), except the return value, which only the return sets.
+pub fn variables(sys: &System, c: usize) -> Vec<usize> {
+    let mut vs: BTreeSet<usize> = sys.live[c].iter().copied().collect();
+    vs.extend(sys.aliases[c].iter().map(|&(_, v)| v));
+    let named = if c == 0 { &sys.pre } else { &sys.post };
+    if let Some(f) = named {
+        let mut more = BTreeSet::new();
+        f.vars(&mut more);
+        let result = sys.flat.result.and_then(|r| sys.index_of(r));
+        vs.extend(more.into_iter().filter(|v| Some(*v) != result));
+    }
+    vs.into_iter().collect()
+}
+
+/// The predicates of cut point `c`. Reachability from a variable is tracked along the
+/// fields a contract follows from some variable (every field without a contract) for the
+/// code's variables live at `c`, and for the contract's own (ghosts, entry copies) only
+/// along the fields the contract follows from them: what the assertions can ask about (the paper's backward
+/// relevance). The data order is tracked for live variables.
+pub fn discover(sys: &System, c: usize) -> Preds {
+    let vars = variables(sys, c);
+    let sources = contract_sources(sys);
+    let fields: BTreeSet<usize> = match (&sys.pre, &sys.post) {
+        (None, None) => (0..sys.fields.len()).collect(),
+        _ => sources.iter().map(|&(_, f)| f).collect(),
+    };
+    // The contract's own names (ghosts, entry copies) count as live everywhere (the exit
+    // reads them); the code's variables are the others.
+    let live: BTreeSet<usize> = (sys.live[c].iter().copied())
+        .chain(sys.aliases[c].iter().map(|&(_, v)| v))
+        .filter(|&x| !contract_only(sys, x))
+        .collect();
+    let v = Term::Bound(V);
+    let mut terms: Vec<(Term, String)> = vec![(Term::Null, "null".into())];
+    terms.extend(vars.iter().map(|&x| (Term::Var(x), sys.names[x].clone())));
+    let mut unary = vec![];
+    for (t, n) in &terms {
+        unary.push(Pred {
+            name: format!("v = {n}"),
+            formula: Formula::Eq(v, *t),
+            singleton: Some(*t),
+            core: true,
+        });
+    }
+    unary.push(core("alloc(v)".into(), Formula::Alloc(v)));
+    for (f, fname) in sys.fields.iter().enumerate() {
+        unary.push(plain(
+            format!("v<{fname}*>null"),
+            Formula::Reach(f, v, Term::Null),
+        ));
+        for &x in &vars {
+            let tracked = if live.contains(&x) {
+                fields.contains(&f)
+            } else {
+                sources.contains(&(x, f))
+            };
+            if tracked {
+                let n = &sys.names[x];
+                unary.push(core(
+                    format!("{n}<{fname}*>v"),
+                    Formula::Reach(f, Term::Var(x), v),
+                ));
+            }
+        }
+    }
+    if sys.data_field.is_some() {
+        for &x in vars.iter().filter(|x| live.contains(x)) {
+            let (t, n) = (Term::Var(x), &sys.names[x]);
+            unary.push(plain(format!("dle(v, {n})"), Formula::Dle(v, t)));
+            unary.push(plain(format!("dle({n}, v)"), Formula::Dle(t, v)));
+        }
+    }
+    Preds {
+        unary,
+        nullary: vec![],
+    }
+}
+
+/// Whether vocabulary variable `x` is a contract's ghost or an argument's entry copy.
+fn contract_only(sys: &System, x: usize) -> bool {
+    let name = &sys.flat.prog.vars[sys.vars[x].0 as usize].name;
+    name.ends_with("#ghost") || name.ends_with("#pre")
+}
+
+/// The (variable, field) pairs the contract follows a path from.
+fn contract_sources(sys: &System) -> BTreeSet<(usize, usize)> {
+    let mut out = BTreeSet::new();
+    for f in sys.pre.iter().chain(&sys.post) {
+        f.sources(&mut out);
+    }
+    out
+}
+
+fn plain(name: String, formula: Formula) -> Pred {
+    Pred {
+        name,
+        formula,
+        singleton: None,
+        core: false,
+    }
+}
+
+fn core(name: String, formula: Formula) -> Pred {
+    Pred {
+        core: true,
+        ..plain(name, formula)
+    }
+}
+
+/// `f` with the object variable `v` replaced by `t` (unary predicates are quantifier-free,
+/// so nothing can capture `v`; a quantifier that rebinds it is left alone).
+pub fn at(f: &Formula, t: Term) -> Formula {
+    let term = |x: &Term| if *x == Term::Bound(V) { t } else { *x };
+    match f {
+        Formula::Const(_) => f.clone(),
+        Formula::Eq(a, b) => Formula::Eq(term(a), term(b)),
+        Formula::Reach(g, a, b) => Formula::Reach(*g, term(a), term(b)),
+        Formula::Alloc(a) => Formula::Alloc(term(a)),
+        Formula::Dle(a, b) => Formula::Dle(term(a), term(b)),
+        Formula::Not(a) => at(a, t).negate(),
+        Formula::And(xs) => Formula::And(xs.iter().map(|x| at(x, t)).collect()),
+        Formula::Or(xs) => Formula::Or(xs.iter().map(|x| at(x, t)).collect()),
+        Formula::Forall(vs, _) | Formula::Exists(vs, _) if vs.contains(&V) => f.clone(),
+        Formula::Forall(vs, a) => Formula::Forall(vs.clone(), Box::new(at(a, t))),
+        Formula::Exists(vs, a) => Formula::Exists(vs.clone(), Box::new(at(a, t))),
+    }
+}
