@@ -66,18 +66,13 @@ pub fn variables(sys: &System, c: usize) -> Vec<usize> {
     vs.into_iter().collect()
 }
 
-/// The predicates of cut point `c`. Reachability from a variable is tracked along the
-/// fields a contract follows from some variable (every field without a contract) for the
-/// code's variables live at `c`, and for the contract's own (ghosts, entry copies) only
-/// along the fields the contract follows from them: what the assertions can ask about (the paper's backward
+/// The predicates of cut point `c`. Reachability from a variable is tracked along every
+/// field for the code's variables live at `c`, and for the contract's own (ghosts, entry
+/// copies) only along the fields the contract follows from them: what the assertions can ask about (the paper's backward
 /// relevance). The data order is tracked for live variables.
 pub fn discover(sys: &System, c: usize) -> Preds {
     let vars = variables(sys, c);
     let sources = contract_sources(sys);
-    let fields: BTreeSet<usize> = match (&sys.pre, &sys.post) {
-        (None, None) => (0..sys.fields.len()).collect(),
-        _ => sources.iter().map(|&(_, f)| f).collect(),
-    };
     // The contract's own names (ghosts, entry copies) count as live everywhere (the exit
     // reads them); the code's variables are the others.
     let live: BTreeSet<usize> = (sys.live[c].iter().copied())
@@ -104,7 +99,7 @@ pub fn discover(sys: &System, c: usize) -> Preds {
         ));
         for &x in &vars {
             let tracked = if live.contains(&x) {
-                fields.contains(&f)
+                true
             } else {
                 sources.contains(&(x, f))
             };

@@ -68,9 +68,11 @@ pub fn reach(oracle: &mut Oracle, mode: Context, budget: &Budget) -> Outcome {
         let c = nodes[n].cut;
         if debugging() {
             eprintln!(
-                "bohne: node {n} at cut {c}: {} cubes, {} solver calls",
+                "bohne: node {n} (parent {:?}) at cut {c}: {} cubes, {} solver calls\n  {}",
+                nodes[n].parent,
                 nodes[n].heap.cubes.len(),
-                oracle.counters.calls
+                oracle.counters.calls,
+                super::show(&oracle.preds[c], &nodes[n].heap)
             );
         }
         let ctx = oracle.context(c, mode, &Heap::join(&states[c]));
