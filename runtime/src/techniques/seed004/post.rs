@@ -254,11 +254,7 @@ impl<'a> Oracle<'a> {
     /// path `i`, under the context `ctx`: the strongest cube over the target's unary
     /// predicates they satisfy, or `None` when none of them takes the path.
     pub fn post_cube(&mut self, c: usize, i: usize, ctx: &Ctx, n: Cube, k: Cube) -> Option<Cube> {
-        let to = self.paths[c][i].0;
-        let preds = &self.preds[to].unary;
-        let cands: Vec<(usize, Bool)> = (0..preds.len())
-            .map(|p| (p, self.w1.encode_at(&preds[p].formula, V, &self.obj)))
-            .collect();
+        let cands = self.post_candidates(self.paths[c][i].0);
         let ante = self.cube_antecedent(c, i, ctx, n, k);
         self.cached((c, i, n, Some(k)), &ctx.key, &ante, &cands)
     }
@@ -280,10 +276,7 @@ impl<'a> Oracle<'a> {
             return cubes.clone();
         }
         let to = self.paths[c][i].0;
-        let preds = &self.preds[to].unary;
-        let cands: Vec<(usize, Bool)> = (0..preds.len())
-            .map(|p| (p, self.w1.encode_at(&preds[p].formula, V, &self.obj)))
-            .collect();
+        let cands = self.post_candidates(to);
         let ante = self.cube_antecedent(c, i, ctx, n, k);
         let mut results: Vec<(Vec<Bool>, Cube)> = vec![(vec![], main)];
         let singletons: Vec<usize> = self.preds[to].singletons().map(|(s, _)| s).collect();
@@ -311,6 +304,13 @@ impl<'a> Oracle<'a> {
         let cubes: Vec<Cube> = results.into_iter().map(|(_, k)| k).collect();
         self.focused.insert(key, (ctx.key.clone(), cubes.clone()));
         cubes
+    }
+
+    /// The unary predicates of cut point `to` at the object, over the post-state copy.
+    fn post_candidates(&self, to: usize) -> Vec<(usize, Bool)> {
+        (self.preds[to].unary.iter().enumerate())
+            .map(|(p, q)| (p, self.w1.encode_at(&q.formula, V, &self.obj)))
+            .collect()
     }
 
     fn cube_antecedent(&self, c: usize, i: usize, ctx: &Ctx, n: Cube, k: Cube) -> Vec<Bool> {
