@@ -16,6 +16,7 @@ mod table001;
 mod table1;
 mod table2;
 mod table3;
+mod table4;
 mod witness;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -82,6 +83,8 @@ enum Command {
     Table001(table001::Table001Args),
     /// Seed 003's Tables 6 and 8 side by side with PDR and portfolio runs on benchmarks/seed-003.
     Table3(table3::Table3Args),
+    /// Seed 004's Figs. 9 and 10 side by side with Bohne runs on benchmarks/seed-004.
+    Table4(table4::Table4Args),
     /// Validate a violation witness (YAML format 2.0) by replaying it, driven by its
     /// waypoints alone; prints `VALID` or `INVALID` with the reason.
     ///
@@ -301,6 +304,7 @@ fn main() -> ExitCode {
         Command::Table2(args) => table2::table2(&args),
         Command::Table001(args) => table001::table001(&args),
         Command::Table3(args) => table3::table3(&args),
+        Command::Table4(args) => table4::table4(&args),
         Command::Validate(args) => on_big_stack(guard::Style::Silent, move || witness::run(&args)),
     }
 }

@@ -153,18 +153,20 @@ const BLOCKS: [(&str, &str); 3] = [
 ];
 
 /// What one `verify` child printed, parsed.
-struct Outcome {
+pub(crate) struct Outcome {
     /// The verdict line (`TRUE`, `FALSE(...)`, `UNKNOWN`, or `(no answer)`).
-    verdict: String,
+    pub(crate) verdict: String,
     /// Wall-clock seconds.
-    secs: f64,
+    pub(crate) secs: f64,
     /// The last `N = .., .. solver calls` line's frame index and calls.
     frames: Option<String>,
     calls: Option<String>,
     /// Clauses of the PDR invariant (TRUE only).
     clauses: Option<String>,
     /// Why not TRUE: the first `reason:` line, a FALSE's location line, or stderr.
-    reason: String,
+    pub(crate) reason: String,
+    /// The whole report.
+    pub(crate) text: String,
 }
 
 /// The verdict counts behind the summary line.
@@ -571,7 +573,7 @@ fn check_for(sub: &str) -> &str {
 }
 
 /// Runs `verify FILE ARGS --timeout T` in a child process and parses its answer.
-fn verify(exe: &Path, file: &Path, args: &[&str], timeout: f64) -> Outcome {
+pub(crate) fn verify(exe: &Path, file: &Path, args: &[&str], timeout: f64) -> Outcome {
     let start = Instant::now();
     let output = Command::new(exe)
         .arg("verify")
@@ -617,6 +619,7 @@ fn parse(out: &str, err: &str, secs: f64) -> Outcome {
         frames,
         calls,
         clauses,
+        text: out.to_string(),
     }
 }
 
@@ -651,7 +654,7 @@ fn dash(v: Option<&str>) -> &str {
 }
 
 /// `s` cut to at most `max` characters, an ellipsis marking a cut.
-fn short(s: &str, max: usize) -> String {
+pub(crate) fn short(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }
