@@ -137,6 +137,15 @@ fn fault(oracle: &mut Oracle, nodes: &[Node], n: usize) -> Option<Outcome> {
         .faults(nodes[n].cut, &nodes[n].heap)
         .into_iter()
         .next()?;
+    if debugging() {
+        eprintln!(
+            "bohne: node {n} at cut {} may meet {} at line {}:\n  {}",
+            nodes[n].cut,
+            bad.fault.describe(),
+            bad.line,
+            super::show(&oracle.preds[nodes[n].cut], &nodes[n].heap)
+        );
+    }
     let mut trace = vec![];
     let mut at = Some(n);
     while let Some(m) = at {
