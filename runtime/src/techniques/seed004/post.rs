@@ -27,7 +27,7 @@
 //! the candidates from it.
 
 use super::heap::{Cube, Heap, MAX_PREDS};
-use super::predicates::{Pred, Preds, V, at};
+use super::predicates::{Pred, Preds, V};
 use crate::engine::Budget;
 use crate::techniques::seed003::epr::{self, Voc, forall};
 use crate::techniques::seed003::logic::{Formula, Term};
@@ -155,7 +155,7 @@ impl<'a> Oracle<'a> {
         })
     }
 
-    /// The number of paths leaving cut point `c`, and the target of path `i`.
+    /// The paths leaving cut point `c`: each one's index with its target.
     pub fn paths(&self, c: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.paths[c].iter().map(|(to, _)| *to).enumerate()
     }
@@ -490,10 +490,4 @@ impl<'a> Oracle<'a> {
 
 fn literal(f: Bool, positive: bool) -> Bool {
     if positive { f } else { f.not() }
-}
-
-/// The literal `p^b` at the object of term `t`, as a formula of the logic.
-pub fn literal_at(p: &Pred, t: Term, positive: bool) -> Formula {
-    let f = at(&p.formula, t);
-    if positive { f } else { f.negate() }
 }

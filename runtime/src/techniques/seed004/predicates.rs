@@ -155,22 +155,3 @@ fn core(name: String, formula: Formula) -> Pred {
         ..plain(name, formula)
     }
 }
-
-/// `f` with the object variable `v` replaced by `t` (unary predicates are quantifier-free,
-/// so nothing can capture `v`; a quantifier that rebinds it is left alone).
-pub fn at(f: &Formula, t: Term) -> Formula {
-    let term = |x: &Term| if *x == Term::Bound(V) { t } else { *x };
-    match f {
-        Formula::Const(_) => f.clone(),
-        Formula::Eq(a, b) => Formula::Eq(term(a), term(b)),
-        Formula::Reach(g, a, b) => Formula::Reach(*g, term(a), term(b)),
-        Formula::Alloc(a) => Formula::Alloc(term(a)),
-        Formula::Dle(a, b) => Formula::Dle(term(a), term(b)),
-        Formula::Not(a) => at(a, t).negate(),
-        Formula::And(xs) => Formula::And(xs.iter().map(|x| at(x, t)).collect()),
-        Formula::Or(xs) => Formula::Or(xs.iter().map(|x| at(x, t)).collect()),
-        Formula::Forall(vs, _) | Formula::Exists(vs, _) if vs.contains(&V) => f.clone(),
-        Formula::Forall(vs, a) => Formula::Forall(vs.clone(), Box::new(at(a, t))),
-        Formula::Exists(vs, a) => Formula::Exists(vs.clone(), Box::new(at(a, t))),
-    }
-}
