@@ -32,17 +32,19 @@ pub fn invariant(
                 .collect::<Vec<_>>(),
         )
     };
-    inductive(sys, &formula, budget)
+    inductive(sys, &|c, v| vec![formula(c, v)], budget)
 }
 
-/// Re-checks an invariant given by its formula per cut point over a copy of the vocabulary
-/// with fresh solvers: it holds initially, every path between cut points preserves it, and
-/// it excludes every fault.
+/// Re-checks an invariant given per cut point as a disjunction of cases over a copy of the
+/// vocabulary, with fresh solvers: it holds initially, every path between cut points
+/// preserves it from each case, and each case excludes every fault. (One query per case
+/// keeps the solver from splitting a large disjunction itself.)
 pub fn inductive(
     sys: &System,
-    formula: &dyn Fn(usize, &Voc) -> Bool,
+    cases: &dyn Fn(usize, &Voc) -> Vec<Bool>,
     budget: &Budget,
 ) -> Result<(), String> {
+    let formula = |c: usize, v: &Voc| Bool::or(&cases(c, v));
     let null = super::epr::constant("null");
     let w0 = sys.voc("@0", &null);
     let w1 = sys.voc("@1", &null);
@@ -55,24 +57,26 @@ pub fn inductive(
     .map_err(|e| format!("the invariant does not hold initially ({e})"))?;
     for c in 0..sys.cuts.len() {
         let (leaves, bads) = sys.explore(c, &w0)?;
-        for l in &leaves {
-            let parts = [formula(c, &w0), l.transition(&w1), formula(l.to, &w1).not()];
-            unsat(budget, &w0, Some(&w1), &parts).map_err(|e| {
-                format!(
-                    "the invariant is not preserved from line {} to line {} ({e})",
-                    sys.line_of(sys.cuts[c]),
-                    sys.line_of(sys.cuts[l.to])
-                )
-            })?;
-        }
-        for b in &bads {
-            unsat(budget, &w0, None, &[formula(c, &w0), b.cond.clone()]).map_err(|e| {
-                format!(
-                    "the invariant does not exclude {} at line {} ({e})",
-                    b.fault.describe(),
-                    b.line
-                )
-            })?;
+        for case in cases(c, &w0) {
+            for l in &leaves {
+                let parts = [case.clone(), l.transition(&w1), formula(l.to, &w1).not()];
+                unsat(budget, &w0, Some(&w1), &parts).map_err(|e| {
+                    format!(
+                        "the invariant is not preserved from line {} to line {} ({e})",
+                        sys.line_of(sys.cuts[c]),
+                        sys.line_of(sys.cuts[l.to])
+                    )
+                })?;
+            }
+            for b in &bads {
+                unsat(budget, &w0, None, &[case.clone(), b.cond.clone()]).map_err(|e| {
+                    format!(
+                        "the invariant does not exclude {} at line {} ({e})",
+                        b.describe(),
+                        b.line
+                    )
+                })?;
+            }
         }
     }
     Ok(())

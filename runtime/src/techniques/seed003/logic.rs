@@ -87,6 +87,14 @@ impl Formula {
         ])
     }
 
+    /// The conjuncts of a conjunction (nested ones flattened), or the formula itself.
+    pub fn conjuncts(&self) -> Vec<&Formula> {
+        match self {
+            Formula::And(fs) => fs.iter().flat_map(Formula::conjuncts).collect(),
+            f => vec![f],
+        }
+    }
+
     /// Adds the vocabulary variables the formula mentions to `out`.
     pub fn vars(&self, out: &mut std::collections::BTreeSet<usize>) {
         let mut term = |t: &Term| {
@@ -419,6 +427,21 @@ mod tests {
         assert!(!ea.is_alternation_free());
         // Under negation the kinds swap.
         assert!(!ea.negate().is_epr());
+    }
+
+    #[test]
+    fn conjuncts_flatten_nested_conjunctions_only() {
+        let r = Formula::Reach(0, x(), Term::Null);
+        let a = Formula::Alloc(x());
+        let or = Formula::Or(vec![r.clone(), a.clone()]);
+        let f = Formula::And(vec![r.clone(), Formula::And(vec![a.clone(), or.clone()])]);
+        assert_eq!(f.conjuncts(), vec![&r, &a, &or]);
+        assert_eq!(or.conjuncts(), vec![&or]);
+        let names = Names {
+            vars: &["x".to_string()],
+            fields: &["next".to_string()],
+        };
+        assert_eq!(names.formula(f.conjuncts()[0]), "x<next*>null");
     }
 
     #[test]

@@ -218,7 +218,8 @@ impl Seed003 {
                         invariants: vec![],
                     }));
                 }
-                Outcome::Trace(trace, fault, line) => {
+                Outcome::Trace(trace, bad) => {
+                    let (fault, line) = (bad.fault, bad.line);
                     let cuts: Vec<usize> = trace.iter().map(|(c, _)| *c).collect();
                     let label = format!("families {}: ", names.join(", "));
                     let f = self.function.as_deref();
@@ -236,7 +237,7 @@ impl Seed003 {
                     details.push(format!(
                         "no inductive invariant over these predicates: an abstract trace to {} \
                          at line {line}:",
-                        fault.describe()
+                        bad.describe()
                     ));
                     for (c, cube) in &trace {
                         details.push(format!(
@@ -249,7 +250,7 @@ impl Seed003 {
                         "no inductive invariant over these predicates ({}) excludes {} at \
                          line {line}",
                         names.join(", "),
-                        fault.describe()
+                        bad.describe()
                     );
                 }
                 Outcome::Stopped(why) => return Err(why),

@@ -17,7 +17,7 @@
 use super::epr::Voc;
 use super::families::Pred;
 use super::logic::Formula;
-use super::program::{Bad, Fault, System};
+use super::program::{Bad, System};
 use crate::engine::Budget;
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
@@ -37,7 +37,7 @@ pub enum Outcome {
     Invariant(Vec<BTreeSet<Clause>>),
     /// An abstract trace from an initial state to a fault: (cut point, cube) per step, and the
     /// fault it ends in.
-    Trace(Vec<(usize, Cube)>, Fault, u32),
+    Trace(Vec<(usize, Cube)>, Bad),
     /// The search stopped (solver, budget).
     Stopped(String),
 }
@@ -167,10 +167,7 @@ impl<'a> Pdr<'a> {
                 for b in 0..self.bads[c].len() {
                     if let Err(stop) = self.block_bad(n, c, b) {
                         return match stop {
-                            Stop::Trace(t) => {
-                                let bad = &self.bads[c][b];
-                                Outcome::Trace(t, bad.fault, bad.line)
-                            }
+                            Stop::Trace(t) => Outcome::Trace(t, self.bads[c][b].clone()),
                             Stop::Other(why) => Outcome::Stopped(why),
                         };
                     }

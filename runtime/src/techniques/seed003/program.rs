@@ -17,7 +17,7 @@
 //! Integer variables and data fields are not tracked: their conditions are nondeterministic.
 
 use super::epr::{self, Rel, Voc, app1, app2, forall};
-use super::logic::Formula;
+use super::logic::{Formula, Names};
 use crate::program::ir::{Builtin, Callee, Expr, ExprKind, Op, StructId, Type, VarId};
 use crate::program::property::{Property, PropertySet};
 use crate::techniques::seed002::flat::Flat;
@@ -78,6 +78,19 @@ pub struct Bad {
     pub line: u32,
     /// The condition on the cut point's state (with the path's fresh symbols).
     pub cond: Bool,
+    /// What exactly breaks, when the fault alone does not say (the postcondition's
+    /// conjunct); empty otherwise.
+    pub what: String,
+}
+
+impl Bad {
+    /// The fault, and what breaks, for reports.
+    pub fn describe(&self) -> String {
+        match self.what.as_str() {
+            "" => self.fault.describe().to_string(),
+            what => format!("{} ({what})", self.fault.describe()),
+        }
+    }
 }
 
 /// A path from a cut point to a cut point, executed over one copy of the vocabulary.
@@ -95,6 +108,20 @@ impl Leaf {
         let mut out = self.end.cons.clone();
         out.extend(self.end.link(post));
         Bool::and(&out)
+    }
+
+    /// The variables and the fields the path may change, starting from `pre` (the copy of
+    /// the vocabulary it was explored from): those whose symbol at the end is not `pre`'s.
+    pub fn changes(&self, pre: &Voc) -> (BTreeSet<usize>, BTreeSet<usize>) {
+        let vars = (self.end.vars.iter().zip(&pre.vars).enumerate())
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, _)| i)
+            .collect();
+        let fields = (self.end.reach.iter().zip(&pre.reach).enumerate())
+            .filter(|(_, (a, b))| !std::rc::Rc::ptr_eq(a, b))
+            .map(|(i, _)| i)
+            .collect();
+        (vars, fields)
     }
 }
 
@@ -387,11 +414,18 @@ impl System {
             alloc: st.alloc.clone(),
             dle: st.dle.clone(),
         };
-        bads.push(Bad {
-            fault: Fault::Postcondition,
-            line: self.line_of(self.flat.exit),
-            cond: Bool::and(&[st.guard(), now.encode(post).not()]),
-        });
+        let names = Names {
+            vars: &self.names,
+            fields: &self.fields,
+        };
+        for conjunct in post.conjuncts() {
+            bads.push(Bad {
+                fault: Fault::Postcondition,
+                line: self.line_of(self.flat.exit),
+                cond: Bool::and(&[st.guard(), now.encode(conjunct).not()]),
+                what: format!("`{}`", names.formula(conjunct)),
+            });
+        }
     }
 
     /// The valid-memtrack check at `node` (the end of a path): a fault when an allocated node
@@ -430,6 +464,7 @@ impl System {
             fault: Fault::Leak,
             line,
             cond: Bool::and(&[st.guard(), Bool::and(&lost)]),
+            what: String::new(),
         });
     }
 
@@ -602,6 +637,7 @@ impl Ctx<'_> {
             fault,
             line: self.line,
             cond: Bool::and(&[st.guard(), cond]),
+            what: String::new(),
         });
     }
 

@@ -35,6 +35,16 @@ impl Cube {
         (self.mask >> p & 1 == 1).then_some(self.bits >> p & 1 == 1)
     }
 
+    /// The number of its literals.
+    pub fn len(self) -> u32 {
+        self.mask.count_ones()
+    }
+
+    /// Whether it has no literal (is [`Cube::TOP`]).
+    pub fn is_empty(self) -> bool {
+        self.mask == 0
+    }
+
     /// The cube with `p` set to `value`.
     pub fn with(self, p: usize, value: bool) -> Cube {
         let bit = 1u64 << p;

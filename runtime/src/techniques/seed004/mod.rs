@@ -104,6 +104,11 @@ impl Seed004 {
             for (c, p) in preds.iter().enumerate() {
                 let names: Vec<&str> = p.unary.iter().map(|q| q.name.as_str()).collect();
                 eprintln!("bohne: cut {c}: {}", names.join(", "));
+                let n = Names {
+                    vars: &sys.names,
+                    fields: &sys.fields,
+                };
+                eprintln!("bohne: cut {c} assumes {}", n.formula(&assumed[c]));
             }
         }
         let mut oracle = Oracle::new(&sys, &preds, &assumed, task.budget)?;
@@ -120,12 +125,14 @@ impl Seed004 {
         ));
         match outcome {
             Outcome::Fixpoint(states) => {
-                let formula = |c: usize, v: &crate::techniques::seed003::epr::Voc| {
-                    let heaps: Vec<Bool> =
-                        states[c].iter().map(|h| oracle.gamma(c, h, v)).collect();
-                    Bool::and(&[v.encode(&assumed[c]), Bool::or(&heaps)])
+                let states: Vec<Vec<Heap>> = states.into_iter().map(maximal).collect();
+                let cases = |c: usize, v: &crate::techniques::seed003::epr::Voc| {
+                    let assumed = v.encode(&assumed[c]);
+                    (states[c].iter())
+                        .map(|h| Bool::and(&[assumed.clone(), oracle.gamma(c, h, v)]))
+                        .collect()
                 };
-                check::inductive(&sys, &formula, &task.budget)?;
+                check::inductive(&sys, &cases, &task.budget)?;
                 let heaps: usize = states.iter().map(Vec::len).sum();
                 for (c, hs) in states.iter().enumerate() {
                     details.push(format!("invariant at line {}:", sys.line_of(sys.cuts[c])));
@@ -150,9 +157,10 @@ impl Seed004 {
                     invariants: vec![],
                 }))
             }
-            Outcome::Fault(cuts, fault, line) => {
+            Outcome::Fault(cuts, bad) => {
                 let f = self.function.as_deref();
-                match refute(task, &sys, f, &cuts, (fault, line), "", details)? {
+                let line = bad.line;
+                match refute(task, &sys, f, &cuts, (bad.fault, line), "", details)? {
                     Refuted::False(v) => Ok(v),
                     Refuted::Model(what) => Err(what),
                     Refuted::Spurious => {
@@ -163,7 +171,7 @@ impl Seed004 {
                             "the Boolean heaps over these predicates do not exclude {} at line \
                              {line}; no run of the logic's model follows the abstract trace \
                              through the loop heads at lines {}",
-                            fault.describe(),
+                            bad.describe(),
                             lines.join(", ")
                         ))
                     }
@@ -172,6 +180,19 @@ impl Seed004 {
             Outcome::Stopped(why) => Err(why),
         }
     }
+}
+
+/// The heaps of `hs` that no other one of them is below (the same invariant, fewer cases).
+fn maximal(hs: Vec<Heap>) -> Vec<Heap> {
+    let mut out: Vec<Heap> = vec![];
+    for h in hs {
+        if out.iter().any(|o| h.below(o)) {
+            continue;
+        }
+        out.retain(|o| !o.below(&h));
+        out.push(h);
+    }
+    out
 }
 
 /// A Boolean heap as a formula: its nullary literals and `forall v. ⋁ cubes`.

@@ -32,8 +32,9 @@ use crate::engine::Budget;
 use crate::techniques::seed003::epr::{self, Voc, forall};
 use crate::techniques::seed003::logic::{Formula, Term};
 use crate::techniques::seed003::pdr::new_solver;
+use crate::techniques::seed003::program::Leaf;
 use crate::techniques::seed003::program::{Bad, System};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use z3::SatResult;
 use z3::ast::{Bool, Dynamic};
 
@@ -101,8 +102,9 @@ pub struct Oracle<'a> {
     w1: Voc,
     /// The object `v` (one node, the same before and after a path).
     obj: Dynamic,
-    /// Per cut point: the target and transition formula of each path leaving it.
-    paths: Vec<Vec<(usize, Bool)>>,
+    /// Per cut point: the target, transition formula and focus predicates (see [`focus`])
+    /// of each path leaving it.
+    paths: Vec<Vec<(usize, Bool, Vec<usize>)>>,
     /// Per cut point: the faults its paths may meet.
     bads: Vec<Vec<Bad>>,
     budget: Budget,
@@ -132,12 +134,28 @@ impl<'a> Oracle<'a> {
         let null = epr::constant("null");
         let w0 = sys.voc("@0", &null);
         let w1 = sys.voc("@1", &null);
-        let mut paths = vec![];
+        let mut paths: Vec<Vec<(usize, Bool, Vec<usize>)>> = vec![];
         let mut bads = vec![];
         for c in 0..sys.cuts.len() {
             let (leaves, b) = sys.explore(c, &w0)?;
-            paths.push(leaves.iter().map(|l| (l.to, l.transition(&w1))).collect());
+            let focus = |l: &Leaf| focus(&preds[l.to], l.changes(&w0));
+            paths.push(
+                (leaves.iter())
+                    .map(|l| (l.to, l.transition(&w1), focus(l)))
+                    .collect(),
+            );
             bads.push(b);
+        }
+        if super::reach::debugging() {
+            for (c, ps) in paths.iter().enumerate() {
+                for (to, _, f) in ps {
+                    let names: Vec<&str> = f
+                        .iter()
+                        .map(|&p| preds[*to].unary[p].name.as_str())
+                        .collect();
+                    eprintln!("bohne: path {c} -> {to} focuses on {}", names.join(", "));
+                }
+            }
         }
         Ok(Oracle {
             sys,
@@ -157,7 +175,7 @@ impl<'a> Oracle<'a> {
 
     /// The paths leaving cut point `c`: each one's index with its target.
     pub fn paths(&self, c: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.paths[c].iter().map(|(to, _)| *to).enumerate()
+        self.paths[c].iter().map(|(to, ..)| *to).enumerate()
     }
 
     /// The cube's literals over `preds`, at `node`, in `voc`.
@@ -246,7 +264,14 @@ impl<'a> Oracle<'a> {
         }
         let bads = self.bads[c].clone();
         (bads.into_iter())
-            .filter(|b| self.solve(&[g.clone(), b.cond.clone()]).0 != SatResult::Unsat)
+            .filter(|b| {
+                let (r, m) = self.solve(&[g.clone(), b.cond.clone()]);
+                if super::reach::debugging() {
+                    eprintln!("bohne: {} at line {}: {r:?}", b.describe(), b.line);
+                    self.show_model(m.as_ref());
+                }
+                r != SatResult::Unsat
+            })
             .collect()
     }
 
@@ -259,12 +284,18 @@ impl<'a> Oracle<'a> {
         self.cached((c, i, n, Some(k)), &ctx.key, &ante, &cands)
     }
 
-    /// The posts of the objects of cube `k` along path `i` from `c`, split on each of the
-    /// target's singleton predicates that the Cartesian post leaves open: one cube for the
-    /// objects that become the singleton's object and one for the others. Without this focus
-    /// on the post-state, the object a `malloc` returns, which comes from the cube of
-    /// unallocated objects, would lose `alloc`: a cube's post cannot correlate `v = x'`
-    /// with `alloc'(v)`. Empty when none of the objects takes the path.
+    /// The posts of the objects of cube `k` along path `i` from `c`, focused on the post
+    /// state: split on each of the target's singleton predicates that the Cartesian post
+    /// leaves open (one cube for the objects that become the singleton's object, one for the
+    /// others), then on the classes of open focus predicates (see [`focus`]) that agree, or
+    /// disagree, on every object of a cube. Without the first, the object a `malloc`
+    /// returns, which comes from the cube of unallocated objects, would lose `alloc`: a
+    /// cube's post cannot correlate `v = x'` with `alloc'(v)`. Without the second,
+    /// `prev = current; current = current->next` from a cube that leaves `current<next*>v`
+    /// open loses that `prev'<next*>v` and `current'<next*>v` agree off `prev'`, i.e. that
+    /// `current'` is `prev'`'s successor. The paper's relational product keeps such
+    /// correlations when they run through the pre-state's predicates; the split keeps them
+    /// whatever their source. Empty when none of the objects takes the path.
     pub fn post_cubes(&mut self, c: usize, i: usize, ctx: &Ctx, n: Cube, k: Cube) -> Vec<Cube> {
         let Some(main) = self.post_cube(c, i, ctx, n, k) else {
             return vec![];
@@ -301,9 +332,78 @@ impl<'a> Oracle<'a> {
             }
             results = next;
         }
-        let cubes: Vec<Cube> = results.into_iter().map(|(_, k)| k).collect();
+        let mut cubes = vec![];
+        for (extra, cube) in results {
+            let all: Vec<Bool> = ante.iter().chain(&extra).cloned().collect();
+            cubes.extend(self.correlated(c, i, &all, &cands, cube));
+        }
         self.focused.insert(key, (ctx.key.clone(), cubes.clone()));
         cubes
+    }
+
+    /// `cube` split on the classes of its open focus predicates that `ante` makes agree or
+    /// disagree on every object: each class is all true or all false (with the parities).
+    fn correlated(
+        &mut self,
+        c: usize,
+        i: usize,
+        ante: &[Bool],
+        cands: &[(usize, Bool)],
+        cube: Cube,
+    ) -> Vec<Cube> {
+        let open: Vec<usize> = (self.paths[c][i].2.iter())
+            .copied()
+            .filter(|&p| cube.get(p).is_none())
+            .collect();
+        let mut pairs = vec![];
+        let mut formulas = vec![];
+        for (x, &p) in open.iter().enumerate() {
+            for &q in &open[x + 1..] {
+                formulas.push((pairs.len(), cands[p].1.iff(&cands[q].1)));
+                pairs.push((p, q));
+            }
+        }
+        if pairs.is_empty() || pairs.len() > 64 {
+            return vec![cube];
+        }
+        let Some(same) = self.implied(ante, &formulas, None) else {
+            return vec![cube];
+        };
+        // Classes by union-find with parities, from the pairs proved (anti-)equivalent.
+        let mut class: BTreeMap<usize, (usize, bool)> =
+            open.iter().map(|&p| (p, (p, false))).collect();
+        let find = |class: &BTreeMap<usize, (usize, bool)>, mut p: usize| {
+            let mut parity = false;
+            while class[&p].0 != p {
+                parity ^= class[&p].1;
+                p = class[&p].0;
+            }
+            (p, parity)
+        };
+        for (j, &(p, q)) in pairs.iter().enumerate() {
+            let Some(eq) = same.get(j) else { continue };
+            let ((rp, xp), (rq, xq)) = (find(&class, p), find(&class, q));
+            if rp != rq {
+                class.insert(rq, (rp, xp ^ xq ^ !eq));
+            }
+        }
+        let mut out = vec![cube];
+        for &root in &open {
+            let members: Vec<(usize, bool)> = (open.iter())
+                .map(|&p| (p, find(&class, p)))
+                .filter(|(_, (r, _))| *r == root)
+                .map(|(p, (_, x))| (p, x))
+                .collect();
+            if members.len() < 2 || out.len() * 2 > MAX_FOCUS {
+                continue;
+            }
+            out = (out.into_iter())
+                .flat_map(|k| {
+                    [true, false].map(|b| (members.iter()).fold(k, |k, &(p, x)| k.with(p, b ^ x)))
+                })
+                .collect();
+        }
+        out
     }
 
     /// The unary predicates of cut point `to` at the object, over the post-state copy.
@@ -469,6 +569,19 @@ impl<'a> Oracle<'a> {
         Ok(Heap { nullary, cubes })
     }
 
+    /// For the debug trace: the heap before and after the path in a model.
+    fn show_model(&self, m: Option<&z3::Model>) {
+        let Some(m) = m else { return };
+        for (tag, w) in [("before", &self.w0), ("after", &self.w1)] {
+            if let Some(h) = w.read(m) {
+                eprintln!("  {tag}:");
+                for l in h.describe(&self.sys.names, &self.sys.fields) {
+                    eprintln!("    {l}");
+                }
+            }
+        }
+    }
+
     fn solve(&mut self, parts: &[Bool]) -> (SatResult, Option<z3::Model>) {
         self.counters.calls += 1;
         let s = new_solver(&self.budget);
@@ -486,6 +599,26 @@ impl<'a> Oracle<'a> {
         };
         (r, m)
     }
+}
+
+/// The predicates of a path's target worth focusing on beyond the singletons: reachability
+/// from a variable or along a field the path changes, whose values after it can be
+/// correlated through the old values of what it changed.
+fn focus(preds: &Preds, (vars, fields): (BTreeSet<usize>, BTreeSet<usize>)) -> Vec<usize> {
+    let about = |f: &Formula| {
+        let mut mentioned = BTreeSet::new();
+        f.vars(&mut mentioned);
+        match f {
+            Formula::Reach(g, ..) => {
+                fields.contains(g) || mentioned.iter().any(|v| vars.contains(v))
+            }
+            _ => false,
+        }
+    };
+    (preds.unary.iter().enumerate())
+        .filter(|(_, p)| p.singleton.is_none() && about(&p.formula))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 fn literal(f: Bool, positive: bool) -> Bool {

@@ -15,13 +15,12 @@ use crate::techniques::seed003::logic::Formula;
 use crate::techniques::seed003::program::System;
 use z3::ast::Bool;
 
-/// The conjuncts of `f` (nested conjunctions flattened).
-pub fn conjuncts(f: &Formula) -> Vec<Formula> {
-    match f {
-        Formula::And(xs) => xs.iter().flat_map(conjuncts).collect(),
-        Formula::Const(true) => vec![],
-        _ => vec![f.clone()],
-    }
+/// The conjuncts of `f` worth propagating (nested conjunctions flattened).
+fn conjuncts(f: &Formula) -> Vec<Formula> {
+    (f.conjuncts().into_iter())
+        .filter(|c| **c != Formula::Const(true))
+        .cloned()
+        .collect()
 }
 
 /// The precondition's conjuncts kept at each cut point, and the solver calls spent.

@@ -11,7 +11,7 @@
 use super::heap::Heap;
 use super::post::{Context, Oracle};
 use crate::engine::Budget;
-use crate::techniques::seed003::program::Fault;
+use crate::techniques::seed003::program::Bad;
 use std::collections::VecDeque;
 
 /// The most nodes of the tree.
@@ -37,7 +37,7 @@ pub enum Outcome {
     Fixpoint(Vec<Vec<Heap>>),
     /// A node whose states may meet a fault: the cut points from the root, the fault and
     /// its line.
-    Fault(Vec<usize>, Fault, u32),
+    Fault(Vec<usize>, Bad),
     /// The search stopped.
     Stopped(String),
 }
@@ -141,7 +141,7 @@ fn fault(oracle: &mut Oracle, nodes: &[Node], n: usize) -> Option<Outcome> {
         eprintln!(
             "bohne: node {n} at cut {} may meet {} at line {}:\n  {}",
             nodes[n].cut,
-            bad.fault.describe(),
+            bad.describe(),
             bad.line,
             super::show(&oracle.preds[nodes[n].cut], &nodes[n].heap)
         );
@@ -153,7 +153,7 @@ fn fault(oracle: &mut Oracle, nodes: &[Node], n: usize) -> Option<Outcome> {
         at = nodes[m].parent;
     }
     trace.reverse();
-    Some(Outcome::Fault(trace, bad.fault, bad.line))
+    Some(Outcome::Fault(trace, bad))
 }
 
 /// Whether `SHAPECHECK_DEBUG_BOHNE` asks for a trace of the fixpoint on stderr.
