@@ -117,3 +117,17 @@ fn fig9_procedures_meet_content_contracts_and_their_twins_are_refuted() {
     let out = bohne(&fig9("sorted_list_add_bug.c"), &spec, "insert", &[]);
     assert!(out.starts_with("FALSE"), "sorted_list_add_bug:\n{out}");
 }
+
+#[test]
+fn the_skip_list_lane_is_proved_by_correlated_posts() {
+    // After the express-lane walk, a cube may leave `sprev<next*>v` open; `prev = sprev;
+    // current = sprev->next` then makes `prev'<next*>v` and `current'<next*>v` agree off
+    // `prev'`, which a single cube cannot say. The post's split on correlated focus
+    // predicates keeps `current == prev->next`, without which `e->nextSub = scurrent` is
+    // not known to stay on the list.
+    let spec = fig9("contracts/skiplist_lanes.shape");
+    let out = bohne(&fig9("skiplist_add.c"), &spec, "add", &[]);
+    assert!(out.starts_with("TRUE"), "skiplist_add:\n{out}");
+    let out = bohne(&fig9("skiplist_add_bug.c"), &spec, "add", &[]);
+    assert!(out.starts_with("FALSE"), "skiplist_add_bug:\n{out}");
+}

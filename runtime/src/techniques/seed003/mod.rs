@@ -301,7 +301,7 @@ pub fn refute(
             }
             Ok(None) => details.push(format!(
                 "`{f}` run concretely from the model's initial heap meets the contract \
-                 (every input 0, then 1)"
+                 (every input 0, every input 1, then mixed 0s and 1s)"
             )),
             Err(why) => details.push(format!("the model's initial heap is not rebuilt: {why}")),
         }

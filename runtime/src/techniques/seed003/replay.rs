@@ -11,7 +11,7 @@
 //! run, so a heap the construction got wrong never yields a verdict. Null has no data in C:
 //! a condition must hold (or fail) whether null comes first or last in the data order.
 //! Where the model is silent (nondeterministic inputs; data it does not order) a few uniform
-//! choices are tried, each a concrete run of its own. The function then runs
+//! and mixed choices are tried, each a concrete run of its own. The function then runs
 //! with the explicit engine's concrete semantics to its first `return`, where the
 //! postcondition is evaluated on the memory read back as a finite heap: over every block of
 //! the struct, with `#pre` copies at the parameters' entry nodes, ghosts at theirs, and
@@ -36,14 +36,37 @@ use std::rc::Rc;
 /// The most edges the concrete run takes.
 const MAX_STEPS: usize = 100_000;
 
-/// The inputs of the concrete runs tried, in order: every nondeterministic value 0, then 1.
-const INPUTS: [i64; 2] = [0, 1];
+/// How many input sequences of mixed 0s and 1s are tried after the uniform ones.
+const MIXED: u64 = 14;
+
+/// The inputs of the concrete runs tried, in order: every nondeterministic value 0, then
+/// every one 1, then [`MIXED`] fixed pseudo-random sequences of 0s and 1s (a bug behind two
+/// choices that differ, such as "link, but do not join the lane", needs one of those).
+fn input_sequences() -> Vec<Vec<i64>> {
+    let mut out = vec![vec![0; MAX_INPUTS], vec![1; MAX_INPUTS]];
+    for seed in 1..=MIXED {
+        let mut x = seed;
+        out.push(
+            (0..MAX_INPUTS)
+                .map(|_| {
+                    // splitmix64
+                    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = x;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    ((z ^ (z >> 31)) & 1) as i64
+                })
+                .collect(),
+        );
+    }
+    out
+}
 
 /// The values given to every integer field of every node that the model does not order, in
 /// order (the model says nothing of them).
 const DATA: [i64; 3] = [0, -1, 1];
 
-/// The concrete runs of `function` from `heap` (each input choice of [`INPUTS`], each data
+/// The concrete runs of `function` from `heap` (each of the [`input_sequences`], each data
 /// choice of [`DATA`]; one when the model orders the data): a counterexample when one breaks
 /// the contract or a checked memory-safety property, `Ok(None)` when all meet them (the
 /// model's run is not a run of the C function), an error when the heap cannot be built.
@@ -57,8 +80,7 @@ pub fn run(
         Some(_) => &[0],
         None => &DATA,
     };
-    for &input in &INPUTS {
-        let inputs = vec![input; MAX_INPUTS];
+    for inputs in input_sequences() {
         for &data in datas {
             let choice = Choice {
                 inputs: &inputs,
