@@ -17,6 +17,12 @@
 //! paths' updates are seed 003's. A solver that gives up proves nothing: the cube loses the
 //! literals it could not prove (sound, imprecise).
 //!
+//! One cube's post may be several cubes ([`Oracle::post_cubes`]): the objects are split on
+//! the target's open singletons and on classes of open reachability predicates that the
+//! path makes agree or disagree on every object. This focus on the post state departs from
+//! the paper, whose relational product keeps correlations only through the pre-state's
+//! predicates; Skiplist.add needs it (see the method's doc).
+//!
 //! The context Γ of a cut point comes from the join of its states: nothing ([`Context::None`]),
 //! the join's meaning itself, quantified ([`Context::Full`]), or its instantiation at the
 //! objects of the variables ([`Context::Instantiated`], the default): for each singleton
