@@ -55,11 +55,13 @@ pub fn inductive(
         &[sys.initial(&w0), formula(0, &w0).not()],
     )
     .map_err(|e| format!("the invariant does not hold initially ({e})"))?;
+    // The negated invariant after a path, per target: built once, not per case and path.
+    let broken: Vec<Bool> = (0..sys.cuts.len()).map(|c| formula(c, &w1).not()).collect();
     for c in 0..sys.cuts.len() {
         let (leaves, bads) = sys.explore(c, &w0)?;
         for case in cases(c, &w0) {
             for l in &leaves {
-                let parts = [case.clone(), l.transition(&w1), formula(l.to, &w1).not()];
+                let parts = [case.clone(), l.transition(&w1), broken[l.to].clone()];
                 unsat(budget, &w0, Some(&w1), &parts).map_err(|e| {
                     format!(
                         "the invariant is not preserved from line {} to line {} ({e})",
