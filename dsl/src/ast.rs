@@ -230,6 +230,9 @@ pub struct ContractDecl {
     pub ghosts: Vec<Ident>,
     /// `global g;`: C globals the contract reads.
     pub globals: Vec<Ident>,
+    /// `backbone t[left, right];`: a tree backbone over pointer fields, whose paths `t*`
+    /// and `t+` the conditions may follow.
+    pub backbones: Vec<(Ident, Vec<Ident>)>,
     /// `requires φ;`, in order.
     pub requires: Vec<Formula>,
     /// `ensures φ;`, in order.

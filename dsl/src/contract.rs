@@ -36,6 +36,7 @@ pub(crate) fn parse(p: Pair<Rule>) -> Result<ContractDecl, Diagnostic> {
         params: vec![],
         ghosts: vec![],
         globals: vec![],
+        backbones: vec![],
         requires: vec![],
         ensures: vec![],
         span: sp,
@@ -50,6 +51,7 @@ pub(crate) fn parse(p: Pair<Rule>) -> Result<ContractDecl, Diagnostic> {
             Rule::ident => c.params.push(ident(x)),
             Rule::ghost_decl => c.ghosts.extend(names(x)),
             Rule::global_decl => c.globals.extend(names(x)),
+            Rule::backbone_decl => c.backbones.push(backbone(x)),
             Rule::pre_decl => c.requires.push(condition(x)?),
             Rule::post_decl => c.ensures.push(condition(x)?),
             _ => {}
@@ -63,6 +65,25 @@ fn names(p: Pair<Rule>) -> Vec<Ident> {
         .filter(|x| x.as_rule() == Rule::ident)
         .map(ident)
         .collect()
+}
+
+/// `backbone t[f, g];` to its name and fields.
+fn backbone(p: Pair<Rule>) -> (Ident, Vec<Ident>) {
+    let sp = span(&p);
+    let mut name = None;
+    let mut fields = vec![];
+    for x in p.into_inner() {
+        match x.as_rule() {
+            Rule::ident => name = Some(ident(x)),
+            Rule::roles => fields = names(x),
+            _ => {}
+        }
+    }
+    let name = name.unwrap_or(Ident {
+        name: String::new(),
+        span: sp,
+    });
+    (name, fields)
 }
 
 fn condition(p: Pair<Rule>) -> Result<Formula, Diagnostic> {
@@ -132,6 +153,7 @@ fn contract(d: &ContractDecl, errs: &mut Vec<Diagnostic>) -> Option<Contract> {
             }
         }
     }
+    backbones(d, errs);
     let mut lower = |f: &Formula, post: bool| {
         let mut cx = Lowering {
             scope: &scope,
@@ -151,9 +173,58 @@ fn contract(d: &ContractDecl, errs: &mut Vec<Diagnostic>) -> Option<Contract> {
         params: text(&d.params),
         ghosts: text(&d.ghosts),
         globals: text(&d.globals),
+        backbones: (d.backbones.iter())
+            .map(|(n, fs)| (n.name.clone(), text(fs)))
+            .collect(),
         requires,
         ensures,
     })
+}
+
+/// The checks of `backbone` declarations: a name that is no builtin, family or other
+/// backbone, and two or more distinct fields that are not backbones themselves.
+fn backbones(d: &ContractDecl, errs: &mut Vec<Diagnostic>) {
+    let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+    for (name, fields) in &d.backbones {
+        let n = name.name.as_str();
+        let taken = matches!(n, "alloc" | "dle" | "null" | "result")
+            || CONTRACT_FAMILIES.iter().any(|(f, _, _)| *f == n);
+        if taken {
+            errs.push(Diagnostic::error(
+                format!("`{n}` is reserved and cannot name a backbone"),
+                name.span,
+            ));
+        } else if let Some(first) = seen.get(n) {
+            errs.push(
+                Diagnostic::error(format!("the backbone `{n}` is declared twice"), name.span)
+                    .with_secondary(*first, "first declared here"),
+            );
+        }
+        seen.insert(n, name.span);
+        if fields.len() < 2 {
+            errs.push(
+                Diagnostic::error(
+                    format!("the backbone `{n}` needs two or more fields"),
+                    name.span,
+                )
+                .with_note("a backbone of one field is the field itself: write `f*(x, y)`"),
+            );
+        }
+        for (i, f) in fields.iter().enumerate() {
+            if fields[..i].iter().any(|g| g.name == f.name) {
+                errs.push(Diagnostic::error(
+                    format!("the field `{}` is named twice in a backbone", f.name),
+                    f.span,
+                ));
+            }
+            if d.backbones.iter().any(|(b, _)| b.name == f.name) {
+                errs.push(Diagnostic::error(
+                    format!("`{}` is a backbone, not a field", f.name),
+                    f.span,
+                ));
+            }
+        }
+    }
 }
 
 struct Lowering<'a, 'e> {
@@ -457,6 +528,9 @@ pub(crate) fn print(c: &ContractDecl) -> String {
     if !c.globals.is_empty() {
         out.push_str(&format!("  global {};\n", names(&c.globals)));
     }
+    for (b, fields) in &c.backbones {
+        out.push_str(&format!("  backbone {}[{}];\n", b.name, names(fields)));
+    }
     for f in &c.requires {
         out.push_str(&format!("  requires {};\n", crate::print::formula(f)));
     }
@@ -480,6 +554,9 @@ pub fn show(spec: &crate::ir::Spec) -> String {
         }
         if !c.globals.is_empty() {
             out.push_str(&format!(" global {}", c.globals.join(", ")));
+        }
+        for (b, fields) in &c.backbones {
+            out.push_str(&format!(" backbone {b}[{}]", fields.join(", ")));
         }
         out.push('\n');
         for a in &c.requires {
@@ -631,6 +708,50 @@ mod tests {
         assert_eq!(e[0].0, "tree");
         let e = errors("contract f(h) { requires ls(h, null); }");
         assert!(e[0].1.contains("needs its fields"));
+    }
+
+    const ADD: &str = "contract add(e) {
+  global root;
+  backbone t[left, right];
+  requires e != null && left(e, null) && !t*(root, e) && (forall z. t*(z, e) -> z == e);
+  ensures t*(root, e) && t+(root, e);
+}
+";
+
+    #[test]
+    fn a_backbone_is_declared_printed_and_followed_like_a_field() {
+        let spec = crate::load(ADD).expect("checks");
+        let c = spec.contract("add").expect("the contract");
+        assert_eq!(
+            c.backbones,
+            [(
+                "t".to_string(),
+                vec!["left".to_string(), "right".to_string()]
+            )]
+        );
+        assert_eq!(assertion(&c.ensures[0]), "(t*(root, e) && t+(root, e))");
+        assert!(show(&spec).contains("backbone t[left, right]"));
+        let ast = crate::parser::parse(ADD).expect("parses");
+        let again = crate::load(&crate::print::print(&ast)).expect("printed text checks");
+        assert_eq!(again, spec);
+    }
+
+    #[test]
+    fn backbones_are_checked() {
+        let e = errors("contract f(h) { backbone t[l]; requires true; }");
+        assert_eq!(e[0].0, "t");
+        assert!(e[0].1.contains("two or more fields"), "{e:?}");
+        let e = errors("contract f(h) { backbone t[l, r]; backbone t[r, l]; }");
+        assert_eq!(e[0].0, "t");
+        assert!(e[0].1.contains("declared twice"), "{e:?}");
+        let e = errors("contract f(h) { backbone ls[l, r]; }");
+        assert!(e[0].1.contains("reserved"), "{e:?}");
+        let e = errors("contract f(h) { backbone t[l, l]; }");
+        assert_eq!(e[0].0, "l");
+        assert!(e[0].1.contains("named twice"), "{e:?}");
+        let e = errors("contract f(h) { backbone t[l, r]; backbone u[t, r]; }");
+        assert_eq!(e[0].0, "t");
+        assert!(e[0].1.contains("a backbone, not a field"), "{e:?}");
     }
 
     #[test]

@@ -471,6 +471,9 @@ pub struct Contract {
     pub ghosts: Vec<String>,
     /// The C globals the contract reads (current values in each condition).
     pub globals: Vec<String>,
+    /// The tree backbones it declares: a name and the pointer fields whose union it follows
+    /// (the heap along them is a forest); a path atom may name a backbone like a field.
+    pub backbones: Vec<(String, Vec<String>)>,
     /// The precondition's conjuncts.
     pub requires: Vec<Assertion>,
     /// The postcondition's conjuncts.

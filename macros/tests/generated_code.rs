@@ -227,4 +227,5 @@ fn contracts_equal_the_interpreted_ir() {
         (c.ghosts.len(), c.requires.len(), c.ensures.len()),
         (2, 2, 2)
     );
+    assert_eq!(c.backbones, [("t".into(), vec!["f".into(), "b".into()])]);
 }

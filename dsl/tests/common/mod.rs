@@ -177,6 +177,9 @@ fn erase_item(i: &Item) -> Item {
             params: ids(&c.params),
             ghosts: ids(&c.ghosts),
             globals: ids(&c.globals),
+            backbones: (c.backbones.iter())
+                .map(|(b, fs)| (id(b), ids(fs)))
+                .collect(),
             requires: c.requires.iter().map(erase_formula).collect(),
             ensures: c.ensures.iter().map(erase_formula).collect(),
             span: NO,

@@ -10,6 +10,10 @@ use shapecheck_dsl::ir::{Assertion, CTerm, Contract, PathKind};
 pub fn ir(c: &Contract) -> TokenStream {
     let (function, params) = (&c.function, strings(&c.params));
     let (ghosts, globals) = (strings(&c.ghosts), strings(&c.globals));
+    let backbones = c.backbones.iter().map(|(b, fields)| {
+        let fields = strings(fields);
+        quote!((s(#b), #fields))
+    });
     let requires = c.requires.iter().map(assertion);
     let ensures = c.ensures.iter().map(assertion);
     quote! {
@@ -18,6 +22,7 @@ pub fn ir(c: &Contract) -> TokenStream {
             params: #params,
             ghosts: #ghosts,
             globals: #globals,
+            backbones: ::std::vec![#(#backbones),*],
             requires: ::std::vec![#(#requires),*],
             ensures: ::std::vec![#(#ensures),*],
         }

@@ -119,6 +119,10 @@ pub fn unsat(budget: &Budget, v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Res
     }
 }
 
+/// The longest chain of edges the bounded check gives a backbone path between two
+/// variables of the initial heap.
+const BACKBONE_DEPTH: usize = 3;
+
 /// Whether a concrete run visits the cut points `cuts` in order (one path between each
 /// consecutive pair) and then meets `fault` from the last one: `Ok(Some(heap))` with the
 /// run's initial heap when sat, `Ok(None)` when unsat.
@@ -137,6 +141,9 @@ pub fn bounded(
         for a in v.axioms() {
             s.assert(&a);
         }
+    }
+    for a in vocs[0].backbone_chains(BACKBONE_DEPTH) {
+        s.assert(&a);
     }
     s.assert(sys.initial(&vocs[0]));
     for i in 0..cuts.len() {

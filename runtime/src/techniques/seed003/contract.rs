@@ -142,6 +142,7 @@ pub fn install(sys: &mut System, c: &ir::Contract, b: &Bindings) -> Result<(), S
             c.function, c.function
         ));
     }
+    sys.set_backbones(&c.backbones)?;
     let pre = lower_all(sys, &c.requires, &b.pre, None)?;
     let post = lower_all(sys, &c.ensures, &b.post, b.result)?;
     for (what, f) in [("precondition", &pre), ("postcondition", &post)] {
@@ -222,6 +223,17 @@ impl Lower<'_> {
         })
     }
 
+    /// A field's relation, or a backbone's.
+    fn relation(&self, name: &str) -> Result<usize, String> {
+        (self.sys.relations.iter().position(|f| f == name)).ok_or_else(|| {
+            format!(
+                "`{name}` is not a pointer field of the list struct nor a backbone (its \
+                 fields: {})",
+                self.sys.fields.join(", ")
+            )
+        })
+    }
+
     fn fresh(&mut self) -> u32 {
         self.next += 1;
         self.next - 1
@@ -237,14 +249,11 @@ impl Lower<'_> {
                 from,
                 to,
             } => {
-                let (f, x, y) = (self.field(field)?, self.term(from)?, self.term(to)?);
+                let (f, x, y) = (self.relation(field)?, self.term(from)?, self.term(to)?);
                 match kind {
                     PathKind::Star => Formula::Reach(f, x, y),
                     PathKind::Plus => Formula::reach_plus(f, x, y),
-                    PathKind::Edge => {
-                        let g = self.fresh();
-                        Formula::edge(f, x, y, g)
-                    }
+                    PathKind::Edge => self.step(f, x, y),
                 }
             }
             Assertion::Alloc(x) => Formula::Alloc(self.term(x)?),
@@ -270,6 +279,26 @@ impl Lower<'_> {
                 }
             }
         })
+    }
+
+    /// One step along relation `f`: along a field its edge, along a backbone an edge of
+    /// one of its fields.
+    fn step(&mut self, f: usize, x: Term, y: Term) -> Formula {
+        let fields = self.sys.fields.len();
+        let members = match f.checked_sub(fields) {
+            Some(j) => self.sys.backbones[j].1.clone(),
+            None => vec![f],
+        };
+        let mut edges: Vec<Formula> = (members.into_iter())
+            .map(|m| {
+                let g = self.fresh();
+                Formula::edge(m, x, y, g)
+            })
+            .collect();
+        match edges.len() {
+            1 => edges.remove(0),
+            _ => Formula::Or(edges),
+        }
     }
 
     fn family(&self, name: &str, fields: &[String], args: &[CTerm]) -> Result<Formula, String> {

@@ -2,11 +2,23 @@
 //!
 //! Consumes [`Formula`]s and a [`Voc`] (one copy of the vocabulary: a node constant per
 //! pointer variable, a binary relation `R_f` per field standing for `f*`, the unary `alloc`, the
-//! binary `dle`); produces Z3 terms over an uninterpreted node sort, the background axioms
-//! Γ_linOrd of every field (reflexive, transitive, antisymmetric, linear, and `null` reaches
-//! only itself), and, from a model, the [`FiniteHeap`] of one copy of the vocabulary.
-//! Proposition 1 of the paper: a formula is satisfiable iff its translation is, together with
-//! the axioms of each copy it mentions.
+//! binary `dle`, and a binary relation per tree backbone standing for the paths along the
+//! union of its fields); produces Z3 terms over an uninterpreted node sort, the background
+//! axioms Γ_linOrd of every field (reflexive, transitive, antisymmetric, linear, and `null`
+//! reaches only itself), the forest axioms of every backbone, and, from a model, the
+//! [`FiniteHeap`] of one copy of the vocabulary. Proposition 1 of the paper: a formula over
+//! fields is satisfiable iff its translation is, together with the axioms of each copy it
+//! mentions.
+//!
+//! A backbone `t[f1, ..., fk]` departs from the paper (which decided trees with MONA): its
+//! relation `T` holds of `(a, b)` when `a = b` or a non-empty path along the fields leads
+//! from `a` to `b ≠ null`. Its axioms hold of every forest: `T` is a partial order, the
+//! nodes above any node are totally ordered, `null` is related only to itself, and every
+//! path along one member field to a node other than `null` is a `T` path. They are sound but
+//! not complete: no axiom says that a path leaves a node through one of its children (that
+//! would put an existential under a universal and leave EPR), so a fact such as "a node
+//! whose fields are all `null` has no descendant" must be stated with `t*` where a proof
+//! needs it. A query the axioms cannot decide fails to prove, never proves wrongly.
 
 use super::logic::{FiniteHeap, Formula, Term};
 use z3::ast::{Ast, Bool, Dynamic};
@@ -33,6 +45,9 @@ pub struct Voc {
     pub alloc: Rel,
     /// `dle`, when data is ordered.
     pub dle: Option<Rel>,
+    /// The member fields of each backbone: backbone `j` is relation
+    /// `reach.len() - backbones.len() + j` of `reach`.
+    pub backbones: Vec<Vec<usize>>,
 }
 
 /// A fresh binary relation on nodes.
@@ -78,20 +93,34 @@ pub fn forall(bound: &[&Dynamic], body: &Bool) -> Bool {
 }
 
 impl Voc {
-    /// A fresh copy with `vars` variables (named after `names`) and `fields` fields.
-    pub fn fresh(tag: &str, names: &[String], fields: usize, dle: bool, null: &Dynamic) -> Voc {
+    /// A fresh copy with `vars` variables (named after `names`), `fields` fields and the
+    /// backbones over the member fields `backbones`.
+    pub fn fresh(
+        tag: &str,
+        names: &[String],
+        fields: usize,
+        backbones: &[Vec<usize>],
+        dle: bool,
+        null: &Dynamic,
+    ) -> Voc {
         Voc {
             vars: names
                 .iter()
                 .map(|n| constant(&format!("{n}{tag}")))
                 .collect(),
             null: null.clone(),
-            reach: (0..fields)
+            reach: (0..fields + backbones.len())
                 .map(|f| relation(&format!("R{f}{tag}")))
                 .collect(),
             alloc: set(&format!("alloc{tag}")),
             dle: dle.then(|| relation(&format!("dle{tag}"))),
+            backbones: backbones.to_vec(),
         }
+    }
+
+    /// The number of fields (the relations before the backbones').
+    pub fn fields(&self) -> usize {
+        self.reach.len() - self.backbones.len()
     }
 
     /// The translation of a formula (bound variables become Z3 bound constants).
@@ -151,11 +180,16 @@ impl Voc {
     /// Γ_linOrd for every field of this copy, `null` ending every path, `null` never
     /// allocated, and `dle` a total preorder.
     pub fn axioms(&self) -> Vec<Bool> {
-        let mut out: Vec<Bool> = self
-            .reach
+        let fields = self.fields();
+        let mut out: Vec<Bool> = self.reach[..fields]
             .iter()
             .flat_map(|r| lin_ord(r, &self.null))
             .collect();
+        for (j, members) in self.backbones.iter().enumerate() {
+            let t = &self.reach[fields + j];
+            let members: Vec<&Rel> = members.iter().map(|&f| &self.reach[f]).collect();
+            out.extend(forest(t, &members, &self.null));
+        }
         out.push(app1(&self.alloc, &self.null).not());
         if let Some(d) = &self.dle {
             let (a, b, c) = (constant("a"), constant("b"), constant("c"));
@@ -167,6 +201,48 @@ impl Voc {
                 &[&a, &b, &c],
                 &Bool::and(&[app2(d, &a, &b), app2(d, &b, &c)]).implies(app2(d, &a, &c)),
             ));
+        }
+        out
+    }
+
+    /// For each backbone and each ordered pair `(x, y)` of distinct variables: when
+    /// `T(x, y)`, a chain of at most `depth` member-field edges leads from `x` to `y`, through
+    /// fresh nodes. True of every heap whose paths are that short; the axioms alone let a
+    /// model relate two nodes that no chain of edges joins, and the bounded checks, whose
+    /// models must be real heaps for the concrete replay, assert these instead of the
+    /// complete axiom `∀a, b. T(a, b) ∧ a ≠ b → ∃c. E(a, c) ∧ T(c, b)` that would leave EPR
+    /// (Z3 gives up on it). A counterexample with longer paths between variables is missed:
+    /// the bounded check then finds no run, which costs a FALSE, never a TRUE.
+    pub fn backbone_chains(&self, depth: usize) -> Vec<Bool> {
+        let fields = self.fields();
+        let mut out = vec![];
+        for (j, members) in self.backbones.iter().enumerate() {
+            let t = &self.reach[fields + j];
+            let step = |u: &Dynamic, w: &Dynamic| {
+                let edges: Vec<Bool> = (members.iter())
+                    .map(|&f| edge(&self.reach[f], u, w))
+                    .collect();
+                Bool::or(&edges)
+            };
+            for (i, x) in self.vars.iter().enumerate() {
+                for (k, y) in self.vars.iter().enumerate() {
+                    if i == k {
+                        continue;
+                    }
+                    let chains: Vec<Bool> = (1..=depth)
+                        .map(|len| {
+                            let mut nodes = vec![x.clone()];
+                            nodes.extend((1..len).map(|_| constant("via")));
+                            nodes.push(y.clone());
+                            let steps: Vec<Bool> =
+                                nodes.windows(2).map(|w| step(&w[0], &w[1])).collect();
+                            Bool::and(&steps)
+                        })
+                        .collect();
+                    let related = Bool::and(&[app2(t, x, y), x.eq(y).not()]);
+                    out.push(related.implies(Bool::or(&chains)));
+                }
+            }
         }
         out
     }
@@ -207,6 +283,48 @@ impl Voc {
     }
 }
 
+/// The axioms of backbone relation `t` over the member fields' relations: a partial order
+/// whose nodes above any node are totally ordered (a forest), `null` related only to
+/// itself, and every path along a member to a node other than `null` a path of `t`.
+fn forest(t: &Rel, members: &[&Rel], null: &Dynamic) -> Vec<Bool> {
+    let (a, b, c) = (constant("a"), constant("b"), constant("c"));
+    let tt = |x: &Dynamic, y: &Dynamic| app2(t, x, y);
+    let mut out = vec![
+        forall(&[&a], &tt(&a, &a)),
+        forall(
+            &[&a, &b, &c],
+            &Bool::and(&[tt(&a, &b), tt(&b, &c)]).implies(tt(&a, &c)),
+        ),
+        forall(
+            &[&a, &b],
+            &Bool::and(&[tt(&a, &b), tt(&b, &a)]).implies(a.eq(&b)),
+        ),
+        forall(
+            &[&a, &b, &c],
+            &Bool::and(&[tt(&a, &c), tt(&b, &c)]).implies(Bool::or(&[tt(&a, &b), tt(&b, &a)])),
+        ),
+        forall(&[&a], &tt(null, &a).implies(a.eq(null))),
+        forall(&[&a], &tt(&a, null).implies(a.eq(null))),
+    ];
+    for r in members {
+        out.push(forall(
+            &[&a, &b],
+            &Bool::and(&[app2(r, &a, &b), b.eq(null).not()]).implies(tt(&a, &b)),
+        ));
+    }
+    out
+}
+
+/// `E_f(u, w)` over the relation `r` of field `f`: `w` is the node right after `u`.
+fn edge(r: &Rel, u: &Dynamic, w: &Dynamic) -> Bool {
+    let g = constant("g");
+    let plus = |x: &Dynamic, z: &Dynamic| Bool::and(&[app2(r, x, z), x.eq(z).not()]);
+    Bool::and(&[
+        plus(u, w),
+        forall(&[&g], &plus(u, &g).implies(app2(r, w, &g))),
+    ])
+}
+
 /// Γ_linOrd of one relation, with `null` reaching only itself.
 fn lin_ord(r: &Rel, null: &Dynamic) -> Vec<Bool> {
     let (a, b, c) = (constant("a"), constant("b"), constant("c"));
@@ -237,7 +355,7 @@ mod tests {
     #[test]
     fn an_edge_and_its_model() {
         let null = constant("null");
-        let v = Voc::fresh("", &["x".into(), "y".into()], 1, false, &null);
+        let v = Voc::fresh("", &["x".into(), "y".into()], 1, &[], false, &null);
         let s = Solver::new();
         for a in v.axioms() {
             s.assert(&a);
@@ -257,9 +375,55 @@ mod tests {
     }
 
     #[test]
+    fn a_backbone_holds_its_fields_paths_and_is_a_forest() {
+        let null = constant("null");
+        let names = ["x".into(), "y".into(), "z".into()];
+        let v = Voc::fresh("", &names, 2, &[vec![0, 1]], false, &null);
+        let (x, y, z) = (Term::Var(0), Term::Var(1), Term::Var(2));
+        let s = Solver::new();
+        for a in v.axioms() {
+            s.assert(&a);
+        }
+        // x->l == y and z->r == y, y not null: y is below both, so x and z are ordered.
+        s.assert(v.encode(&Formula::edge(0, x, y, 0)));
+        s.assert(v.encode(&Formula::edge(1, z, y, 0)));
+        s.assert(v.encode(&Formula::Eq(y, Term::Null).negate()));
+        assert_eq!(s.check(), SatResult::Sat);
+        let h = v.read(&s.get_model().unwrap()).unwrap();
+        assert!(h.eval(&Formula::Reach(2, x, y)) && h.eval(&Formula::Reach(2, z, y)));
+        s.assert(v.encode(&Formula::Eq(x, z).negate()));
+        s.assert(v.encode(&Formula::Reach(2, x, z).negate()));
+        s.assert(v.encode(&Formula::Reach(2, z, x).negate()));
+        assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    #[test]
+    fn backbone_chains_make_a_backbone_path_a_path_of_edges() {
+        let null = constant("null");
+        let v = Voc::fresh("", &["x".into(), "y".into()], 2, &[vec![0, 1]], false, &null);
+        let (x, y) = (Term::Var(0), Term::Var(1));
+        let related = [
+            v.encode(&Formula::reach_plus(2, x, y)),
+            v.encode(&Formula::Reach(0, x, y).negate()),
+            v.encode(&Formula::Reach(1, x, y).negate()),
+        ];
+        // The axioms alone let x and y be related with no edge between them.
+        let s = Solver::new();
+        for a in v.axioms().iter().chain(&related) {
+            s.assert(a);
+        }
+        assert_eq!(s.check(), SatResult::Sat);
+        // With chains of one edge, y must be a child of x: along neither field, unsat.
+        for a in v.backbone_chains(1) {
+            s.assert(&a);
+        }
+        assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    #[test]
     fn null_is_never_allocated_and_reaches_only_itself() {
         let null = constant("null");
-        let v = Voc::fresh("", &["x".into()], 1, false, &null);
+        let v = Voc::fresh("", &["x".into()], 1, &[], false, &null);
         let s = Solver::new();
         for a in v.axioms() {
             s.assert(&a);

@@ -39,6 +39,9 @@ pub enum Fault {
     Error,
     /// A store that closes a cycle: the logic covers acyclic lists only.
     Cycle,
+    /// A store along a tree backbone that gives a node a second parent or closes a cycle:
+    /// the logic covers forests only.
+    Shared,
     /// A load from a node whose path does not end in `null` (uninitialised link).
     Unterminated,
     /// An allocated node that no variable in scope reaches any more (valid-memtrack).
@@ -50,7 +53,7 @@ pub enum Fault {
 impl Fault {
     /// Whether reaching it is a violation (rather than leaving the logic).
     pub fn is_violation(self) -> bool {
-        !matches!(self, Fault::Cycle | Fault::Unterminated)
+        !matches!(self, Fault::Cycle | Fault::Shared | Fault::Unterminated)
     }
 
     /// What it is, for reports.
@@ -62,6 +65,10 @@ impl Fault {
             Fault::Leak => "allocated memory that no variable reaches any more (a leak)",
             Fault::Postcondition => "a return that breaks the contract's postcondition",
             Fault::Cycle => "a store that makes a list cyclic (outside the logic)",
+            Fault::Shared => {
+                "a store that gives a tree node a second parent or closes a cycle (outside the \
+                 logic)"
+            }
             Fault::Unterminated => {
                 "a load through a link that does not end in null (outside the logic)"
             }
@@ -236,6 +243,11 @@ pub struct System {
     pub strukt: StructId,
     /// Its pointer fields (to the struct itself), by name.
     pub fields: Vec<String>,
+    /// The tree backbones a contract declares: a name and the member fields; backbone `j`
+    /// is relation `fields.len() + j` of the logic.
+    pub backbones: Vec<(String, Vec<usize>)>,
+    /// The names of the relations: the fields', then the backbones'.
+    pub relations: Vec<String>,
     /// The pointer variables, in vocabulary order.
     pub vars: Vec<VarId>,
     /// Their names.
@@ -312,7 +324,9 @@ impl System {
         let sys = System {
             flat,
             strukt,
+            relations: fields.clone(),
             fields,
+            backbones: vec![],
             vars,
             names,
             cuts,
@@ -327,6 +341,30 @@ impl System {
         };
         sys.check_supported()?;
         Ok(sys)
+    }
+
+    /// Declares tree backbones, each a name and the names of its member fields.
+    pub fn set_backbones(&mut self, decls: &[(String, Vec<String>)]) -> Result<(), String> {
+        self.backbones.clear();
+        for (name, members) in decls {
+            let fs = (members.iter())
+                .map(|m| {
+                    self.field_index(m).ok_or_else(|| {
+                        format!(
+                            "the backbone `{name}` names `{m}`, not a pointer field of the \
+                             list struct (its fields: {})",
+                            self.fields.join(", ")
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            self.backbones.push((name.clone(), fs));
+        }
+        self.relations = (self.fields.iter())
+            .chain(self.backbones.iter().map(|(n, _)| n))
+            .cloned()
+            .collect();
+        Ok(())
     }
 
     /// The vocabulary index of a program variable, if it is a pointer variable of the logic.
@@ -347,10 +385,12 @@ impl System {
 
     /// A fresh copy of the vocabulary.
     pub fn voc(&self, tag: &str, null: &Dynamic) -> Voc {
+        let members: Vec<Vec<usize>> = self.backbones.iter().map(|(_, m)| m.clone()).collect();
         Voc::fresh(
             tag,
             &self.names,
             self.fields.len(),
+            &members,
             self.data_field.is_some(),
             null,
         )
@@ -413,10 +453,11 @@ impl System {
             reach: st.reach.clone(),
             alloc: st.alloc.clone(),
             dle: st.dle.clone(),
+            backbones: self.backbones.iter().map(|(_, m)| m.clone()).collect(),
         };
         let names = Names {
             vars: &self.names,
-            fields: &self.fields,
+            fields: &self.relations,
         };
         for conjunct in post.conjuncts() {
             bads.push(Bad {
@@ -790,8 +831,63 @@ impl Ctx<'_> {
         }
     }
 
-    /// `x->f = y`, lowered to `x->f = null; x->f = y` (Table 5).
+    /// `x->f = y`, lowered to `x->f = null; x->f = y` (Table 5), with the backbones over
+    /// `f` updated alongside.
     fn store(&mut self, st: &mut Sym, f: usize, x: &Dynamic, y: &Dynamic) {
+        let trees: Vec<usize> = (self.sys.backbones.iter().enumerate())
+            .filter(|(_, (_, m))| m.contains(&f))
+            .map(|(j, _)| self.sys.fields.len() + j)
+            .collect();
+        let child = (!trees.is_empty()).then(|| self.old_child(st, f, x));
+        if let Some(c) = &child {
+            let null = st.null.clone();
+            for &t in &trees {
+                st.redefine(t, |r, a, b| cut(r, a, b, x, c, &null));
+            }
+        }
+        self.store_field(st, f, x, y);
+        if child.is_some() {
+            for &t in &trees {
+                self.graft(st, t, x, y);
+            }
+        }
+    }
+
+    /// The node `x->f` before a store into it along a backbone field (`null` when `x`'s
+    /// path along `f` does not end, which the fault reported here leaves the logic for).
+    fn old_child(&mut self, st: &mut Sym, f: usize, x: &Dynamic) -> Dynamic {
+        let ends = app2(&st.reach[f], x, &st.null);
+        let live = Bool::and(&[x.eq(&st.null).not(), app1(&st.alloc, x)]);
+        self.fault(st, Fault::Unterminated, Bool::and(&[live, ends.not()]));
+        let c = epr::constant("child");
+        let known = Bool::and(&[x.eq(&st.null).not(), ends]);
+        st.cons.push(known.ite(&st.edge(f, x, &c), &c.eq(&st.null)));
+        c
+    }
+
+    /// The second half of a store `x->f = y` on backbone relation `t`: a fault when `y` has
+    /// a parent or lies above `x` (the store would break the forest), and else the paths
+    /// through the new edge.
+    fn graft(&mut self, st: &mut Sym, t: usize, x: &Dynamic, y: &Dynamic) {
+        let r = st.reach[t].clone();
+        let some = y.eq(&st.null).not();
+        let z = epr::constant("parent");
+        let above = Bool::and(&[some.clone(), app2(&r, y, x)]);
+        let parent = |z: &Dynamic| Bool::and(&[some.clone(), z.eq(y).not(), app2(&r, z, y)]);
+        self.fault(st, Fault::Shared, Bool::or(&[above.clone(), parent(&z)]));
+        st.cons.push(above.not());
+        let w = epr::constant("w");
+        st.cons.push(forall(&[&w], &parent(&w).not()));
+        st.redefine(t, |r, a, b| {
+            Bool::or(&[
+                app2(r, a, b),
+                Bool::and(&[some.clone(), app2(r, a, x), app2(r, y, b)]),
+            ])
+        });
+    }
+
+    /// The list-field part of `x->f = y`.
+    fn store_field(&mut self, st: &mut Sym, f: usize, x: &Dynamic, y: &Dynamic) {
         st.redefine(f, |r, a, b| {
             Bool::and(&[
                 app2(r, a, b),
@@ -864,7 +960,7 @@ impl Ctx<'_> {
         st.set_alloc(|old, b| Bool::or(&[app1(old, b), Bool::and(&[b.eq(&a), result.eq(&a)])]));
         st.havoc_data(&a);
         if kind == AllocKind::Calloc {
-            for f in 0..st.reach.len() {
+            for f in 0..self.sys.fields.len() {
                 let null = st.null.clone();
                 self.store(st, f, &a, &null);
             }
@@ -881,6 +977,14 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+}
+
+/// A backbone relation `r` without the paths through the edge from `x` to its child `c`
+/// (none when `c` is `null`): in a forest, exactly the pairs `(a, b)` with `a` at or above
+/// `x` and `b` at or below `c`.
+fn cut(r: &FuncDecl, a: &Dynamic, b: &Dynamic, x: &Dynamic, c: &Dynamic, null: &Dynamic) -> Bool {
+    let through = Bool::and(&[c.eq(null).not(), app2(r, a, x), app2(r, c, b)]);
+    Bool::and(&[app2(r, a, b), through.not()])
 }
 
 /// The pairs `(u, v)`, `u < v`, of vocabulary variables equal at each flat node on every

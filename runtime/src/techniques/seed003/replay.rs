@@ -278,7 +278,7 @@ impl Harness<'_> {
             }
         }
         for n in (0..heap.size).filter(|&n| n != heap.null && !heap.alloc[n]) {
-            st.mem.release(blocks[n].ok_or("node")?);
+            st.mem.kill(blocks[n].ok_or("node")?);
         }
         st.frames.push(Frame {
             func: f,
@@ -395,7 +395,12 @@ impl<'a> Reader<'a> {
             size,
             vars,
             null: 0,
-            reach: succ.iter().map(|s| closure(s)).collect(),
+            reach: (succ.iter().map(|s| closure(s)))
+                .chain(self.sys.backbones.iter().map(|(_, m)| {
+                    let members: Vec<&[usize]> = m.iter().map(|&f| succ[f].as_slice()).collect();
+                    descendants(&members, 0)
+                }))
+                .collect(),
             alloc,
             dle: None,
         };
@@ -479,6 +484,27 @@ fn field<'a>(
 }
 
 /// The reflexive-transitive closure of a successor function (`succ[null] = null`).
+/// A backbone's relation over the successor arrays of its fields: `(a, b)` when `a = b` or
+/// a non-empty path along them leads from `a` to `b ≠ null`.
+fn descendants(members: &[&[usize]], null: usize) -> Vec<Vec<bool>> {
+    let n = members.first().map_or(0, |s| s.len());
+    let mut r = vec![vec![false; n]; n];
+    for (a, row) in r.iter_mut().enumerate() {
+        row[a] = true;
+        let mut work = vec![a];
+        while let Some(x) = work.pop() {
+            for s in members {
+                let y = s[x];
+                if y != null && !row[y] {
+                    row[y] = true;
+                    work.push(y);
+                }
+            }
+        }
+    }
+    r
+}
+
 fn closure(succ: &[usize]) -> Vec<Vec<bool>> {
     let n = succ.len();
     let mut r = vec![vec![false; n]; n];

@@ -106,7 +106,7 @@ impl Seed004 {
                 eprintln!("bohne: cut {c}: {}", names.join(", "));
                 let n = Names {
                     vars: &sys.names,
-                    fields: &sys.fields,
+                    fields: &sys.relations,
                 };
                 eprintln!("bohne: cut {c} assumes {}", n.formula(&assumed[c]));
             }
@@ -138,7 +138,7 @@ impl Seed004 {
                     details.push(format!("invariant at line {}:", sys.line_of(sys.cuts[c])));
                     let names = Names {
                         vars: &sys.names,
-                        fields: &sys.fields,
+                        fields: &sys.relations,
                     };
                     details.push(format!("  {}", names.formula(&assumed[c])));
                     for h in hs {

@@ -5,12 +5,12 @@
 //! contract); produces, per cut point, the unary predicates Bohne derives from the program
 //! by its syntactic analysis (§2.7 and §2.10 of the digest): the singleton `v = x` for every
 //! pointer variable that matters there and for `null`, `alloc(v)`, reachability from each such
-//! variable along each field (`x<f*>v`), whether `v`'s path ends in `null`, and, when the
-//! program compares node data, the data order between `v` and each variable's node. A
-//! variable matters at a cut point when it is live there or the contract's postcondition
-//! names it (a ghost, an argument's entry copy). Every unary predicate is a quantifier-free
-//! formula of seed 003's logic with the bound variable [`V`] free, so a Boolean heap's
-//! meaning `∀v. ⋁ cubes` stays universal (EPR).
+//! variable along each field and each backbone of the contract (`x<f*>v`), whether `v`'s
+//! path along a field ends in `null`, and, when the program compares node data, the data
+//! order between `v` and each variable's node. A variable matters at a cut point when it is
+//! live there or the contract's postcondition names it (a ghost, an argument's entry copy).
+//! Every unary predicate is a quantifier-free formula of seed 003's logic with the bound
+//! variable [`V`] free, so a Boolean heap's meaning `∀v. ⋁ cubes` stays universal (EPR).
 
 use crate::techniques::seed003::logic::{Formula, Term};
 use crate::techniques::seed003::program::System;
@@ -92,11 +92,14 @@ pub fn discover(sys: &System, c: usize) -> Preds {
         });
     }
     unary.push(core("alloc(v)".into(), Formula::Alloc(v)));
-    for (f, fname) in sys.fields.iter().enumerate() {
-        unary.push(plain(
-            format!("v<{fname}*>null"),
-            Formula::Reach(f, v, Term::Null),
-        ));
+    for (f, fname) in sys.relations.iter().enumerate() {
+        // Along a backbone only `null` reaches `null`: nothing to track.
+        if f < sys.fields.len() {
+            unary.push(plain(
+                format!("v<{fname}*>null"),
+                Formula::Reach(f, v, Term::Null),
+            ));
+        }
         for &x in &vars {
             let tracked = if live.contains(&x) {
                 true
