@@ -131,3 +131,29 @@ fn the_skip_list_lane_is_proved_by_correlated_posts() {
     let out = bohne(&fig9("skiplist_add_bug.c"), &spec, "add", &[]);
     assert!(out.starts_with("FALSE"), "skiplist_add_bug:\n{out}");
 }
+
+#[test]
+fn trees_are_proved_along_a_backbone_and_their_twins_are_refuted() {
+    // `backbone t[left, right]`: content is the set of nodes t-reachable from root; the
+    // parent-tree contract also keeps parent the inverse of the tree's edges.
+    for file in ["tree_add", "parent_tree_add"] {
+        let spec = fig9(&format!("contracts/{file}.shape"));
+        let out = bohne(&fig9(&format!("{file}.c")), &spec, "add", &[]);
+        assert!(out.starts_with("TRUE"), "{file}:\n{out}");
+        assert!(
+            out.contains("<t*>"),
+            "{file}: the invariant follows the backbone\n{out}"
+        );
+        let out = bohne(&fig9(&format!("{file}_bug.c")), &spec, "add", &[]);
+        assert!(out.starts_with("FALSE(contract)"), "{file}_bug:\n{out}");
+        assert!(out.contains("replayed concretely"), "{file}_bug:\n{out}");
+    }
+}
+
+#[test]
+fn a_store_that_shares_a_tree_node_leaves_the_logic() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/seed004/tree_share.c");
+    let out = bohne(&file, &fig9("contracts/tree_add.shape"), "add", &[]);
+    assert!(out.starts_with("UNKNOWN"), "{out}");
+    assert!(out.contains("second parent"), "{out}");
+}

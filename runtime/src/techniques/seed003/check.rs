@@ -119,18 +119,36 @@ pub fn unsat(budget: &Budget, v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Res
     }
 }
 
-/// The longest chain of edges the bounded check gives a backbone path between two
-/// variables of the initial heap.
-const BACKBONE_DEPTH: usize = 3;
-
 /// Whether a concrete run visits the cut points `cuts` in order (one path between each
 /// consecutive pair) and then meets `fault` from the last one: `Ok(Some(heap))` with the
 /// run's initial heap when sat, `Ok(None)` when unsat.
+///
+/// With tree backbones the first query asks for an initial heap whose backbone relations
+/// are the paths of its edges ([`Voc::backbone_paths`]: a heap the replay can rebuild);
+/// when the solver finds none, the query without them decides whether the trace is
+/// spurious.
 pub fn bounded(
     sys: &System,
     cuts: &[usize],
     fault: Fault,
     budget: &Budget,
+) -> Result<Option<FiniteHeap>, String> {
+    if sys.backbones.is_empty() {
+        return bounded_run(sys, cuts, fault, budget, false);
+    }
+    match bounded_run(sys, cuts, fault, budget, true) {
+        Ok(Some(heap)) => Ok(Some(heap)),
+        _ => bounded_run(sys, cuts, fault, budget, false),
+    }
+}
+
+/// [`bounded`], with the backbones' paths made paths of edges when `exact`.
+fn bounded_run(
+    sys: &System,
+    cuts: &[usize],
+    fault: Fault,
+    budget: &Budget,
+    exact: bool,
 ) -> Result<Option<FiniteHeap>, String> {
     let null = super::epr::constant("null");
     let vocs: Vec<Voc> = (0..cuts.len())
@@ -142,8 +160,10 @@ pub fn bounded(
             s.assert(&a);
         }
     }
-    for a in vocs[0].backbone_chains(BACKBONE_DEPTH) {
-        s.assert(&a);
+    if exact {
+        for a in vocs[0].backbone_paths() {
+            s.assert(&a);
+        }
     }
     s.assert(sys.initial(&vocs[0]));
     for i in 0..cuts.len() {

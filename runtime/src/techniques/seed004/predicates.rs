@@ -82,6 +82,9 @@ pub fn discover(sys: &System, c: usize) -> Preds {
     let v = Term::Bound(V);
     let mut terms: Vec<(Term, String)> = vec![(Term::Null, "null".into())];
     terms.extend(vars.iter().map(|&x| (Term::Var(x), sys.names[x].clone())));
+    let in_backbone: BTreeSet<usize> = (sys.backbones.iter())
+        .flat_map(|(_, m)| m.iter().copied())
+        .collect();
     let mut unary = vec![];
     for (t, n) in &terms {
         unary.push(Pred {
@@ -101,11 +104,10 @@ pub fn discover(sys: &System, c: usize) -> Preds {
             ));
         }
         for &x in &vars {
-            let tracked = if live.contains(&x) {
-                true
-            } else {
-                sources.contains(&(x, f))
-            };
+            // Along a field of a backbone, the backbone's paths stand for the field's unless
+            // the contract follows the field from the variable.
+            let tracked =
+                sources.contains(&(x, f)) || (live.contains(&x) && !in_backbone.contains(&f));
             if tracked {
                 let n = &sys.names[x];
                 unary.push(core(
