@@ -290,23 +290,12 @@ impl Voc {
 fn forest(t: &Rel, members: &[&Rel], null: &Dynamic) -> Vec<Bool> {
     let (a, b, c) = (constant("a"), constant("b"), constant("c"));
     let tt = |x: &Dynamic, y: &Dynamic| app2(t, x, y);
-    let mut out = vec![
-        forall(&[&a], &tt(&a, &a)),
-        forall(
-            &[&a, &b, &c],
-            &Bool::and(&[tt(&a, &b), tt(&b, &c)]).implies(tt(&a, &c)),
-        ),
-        forall(
-            &[&a, &b],
-            &Bool::and(&[tt(&a, &b), tt(&b, &a)]).implies(a.eq(&b)),
-        ),
-        forall(
-            &[&a, &b, &c],
-            &Bool::and(&[tt(&a, &c), tt(&b, &c)]).implies(Bool::or(&[tt(&a, &b), tt(&b, &a)])),
-        ),
-        forall(&[&a], &tt(null, &a).implies(a.eq(null))),
-        forall(&[&a], &tt(&a, null).implies(a.eq(null))),
-    ];
+    let mut out = partial_order(t, null);
+    out.push(forall(
+        &[&a, &b, &c],
+        &Bool::and(&[tt(&a, &c), tt(&b, &c)]).implies(Bool::or(&[tt(&a, &b), tt(&b, &a)])),
+    ));
+    out.push(forall(&[&a], &tt(&a, null).implies(a.eq(null))));
     for r in members {
         out.push(forall(
             &[&a, &b],
@@ -320,6 +309,18 @@ fn forest(t: &Rel, members: &[&Rel], null: &Dynamic) -> Vec<Bool> {
 fn lin_ord(r: &Rel, null: &Dynamic) -> Vec<Bool> {
     let (a, b, c) = (constant("a"), constant("b"), constant("c"));
     let rr = |x: &Dynamic, y: &Dynamic| app2(r, x, y);
+    let mut out = partial_order(r, null);
+    out.push(forall(
+        &[&a, &b, &c],
+        &Bool::and(&[rr(&a, &b), rr(&a, &c)]).implies(Bool::or(&[rr(&b, &c), rr(&c, &b)])),
+    ));
+    out
+}
+
+/// `r` reflexive, transitive and antisymmetric, with `null` related only to itself.
+fn partial_order(r: &Rel, null: &Dynamic) -> Vec<Bool> {
+    let (a, b, c) = (constant("a"), constant("b"), constant("c"));
+    let rr = |x: &Dynamic, y: &Dynamic| app2(r, x, y);
     vec![
         forall(&[&a], &rr(&a, &a)),
         forall(
@@ -329,10 +330,6 @@ fn lin_ord(r: &Rel, null: &Dynamic) -> Vec<Bool> {
         forall(
             &[&a, &b],
             &Bool::and(&[rr(&a, &b), rr(&b, &a)]).implies(a.eq(&b)),
-        ),
-        forall(
-            &[&a, &b, &c],
-            &Bool::and(&[rr(&a, &b), rr(&a, &c)]).implies(Bool::or(&[rr(&b, &c), rr(&c, &b)])),
         ),
         forall(&[&a], &rr(null, &a).implies(a.eq(null))),
     ]
