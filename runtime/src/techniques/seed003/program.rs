@@ -42,7 +42,8 @@ pub enum Fault {
     /// A store along a tree backbone that gives a node a second parent or closes a cycle:
     /// the logic covers forests only.
     Shared,
-    /// A load from a node whose path does not end in `null` (uninitialised link).
+    /// A load from a node whose path does not end in `null` (uninitialised link), or a
+    /// store into such a link along a tree backbone (its old child is unknown).
     Unterminated,
     /// An allocated node that no variable in scope reaches any more (valid-memtrack).
     Leak,
@@ -70,7 +71,8 @@ impl Fault {
                  logic)"
             }
             Fault::Unterminated => {
-                "a load through a link that does not end in null (outside the logic)"
+                "a load through a link, or a store into one along a tree backbone, that does \
+                 not end in null (outside the logic)"
             }
         }
     }
