@@ -229,7 +229,7 @@ impl Harness<'_> {
                 // A chain the model leaves open ends in null here: any choice is a heap,
                 // and the precondition is evaluated on the heap built.
                 let next = heap.successor(fi, n).unwrap_or(heap.null);
-                let b = blocks[n].ok_or("node")?;
+                let b = blocks[n].ok_or_else(|| no_block(n))?;
                 st.mem
                     .write(b, field.offset, size, ptr(next))
                     .map_err(|e| format!("{e:?}"))?;
@@ -243,7 +243,7 @@ impl Harness<'_> {
             for n in (0..heap.size).filter(|&n| n != heap.null) {
                 let value = if ordered { self.rank(n) } else { data };
                 let v = Val::Int(Term::constant(value, ty));
-                let b = blocks[n].ok_or("node")?;
+                let b = blocks[n].ok_or_else(|| no_block(n))?;
                 st.mem
                     .write(b, field.offset, prog.size_of(&field.ty), v)
                     .map_err(|e| format!("{e:?}"))?;
@@ -278,7 +278,7 @@ impl Harness<'_> {
             }
         }
         for n in (0..heap.size).filter(|&n| n != heap.null && !heap.alloc[n]) {
-            st.mem.kill(blocks[n].ok_or("node")?);
+            st.mem.kill(blocks[n].ok_or_else(|| no_block(n))?);
         }
         st.frames.push(Frame {
             func: f,
@@ -458,10 +458,16 @@ impl<'a> Reader<'a> {
     fn entry_node(&self, i: usize) -> Result<usize, String> {
         let (heap, blocks) = self.model;
         match blocks.get(heap.vars[i]).copied().flatten() {
-            Some(b) => self.node.get(&b).copied().ok_or_else(|| "node".into()),
+            Some(b) => (self.node.get(&b).copied())
+                .ok_or_else(|| format!("the block of model node n{} is gone", heap.vars[i])),
             None => Ok(0),
         }
     }
+}
+
+/// Why model node `n` has no concrete block (only `null` has none).
+fn no_block(n: usize) -> String {
+    format!("model node n{n} has no concrete block")
 }
 
 /// The data order of the nodes with these data values.
