@@ -119,12 +119,17 @@ pub fn unsat(budget: &Budget, v0: &Voc, v1: Option<&Voc>, parts: &[Bool]) -> Res
     }
 }
 
+/// The most nodes of a bounded check's heap with tree backbones (null and the fresh nodes
+/// of the run included).
+const BOUNDED_NODES: usize = 12;
+
 /// Whether a concrete run visits the cut points `cuts` in order (one path between each
 /// consecutive pair) and then meets `fault` from the last one: `Ok(Some(heap))` with the
 /// run's initial heap when sat, `Ok(None)` when unsat.
 ///
 /// With tree backbones the first query asks for an initial heap whose backbone relations
-/// are the paths of its edges ([`Voc::backbone_paths`]: a heap the replay can rebuild);
+/// are the paths of its edges, over at most [`BOUNDED_NODES`] nodes
+/// ([`Voc::backbone_paths`]: a heap the replay can rebuild);
 /// when the solver finds none, the query without them decides whether the trace is
 /// spurious.
 pub fn bounded(
@@ -161,7 +166,14 @@ fn bounded_run(
         }
     }
     if exact {
-        for a in vocs[0].backbone_paths() {
+        // At most BOUNDED_NODES nodes, so that the backbone's path axiom is a disjunction.
+        let universe: Vec<_> = (0..BOUNDED_NODES)
+            .map(|_| super::epr::constant("u"))
+            .collect();
+        let x = super::epr::constant("x");
+        let every: Vec<Bool> = universe.iter().map(|u| x.eq(u)).collect();
+        s.assert(super::epr::forall(&[&x], &Bool::or(&every)));
+        for a in vocs[0].backbone_paths(&universe) {
             s.assert(&a);
         }
     }

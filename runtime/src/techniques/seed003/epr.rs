@@ -207,38 +207,32 @@ impl Voc {
         out
     }
 
-    /// For each backbone: every path of it leaves its source through an edge of a member
-    /// field, `∀a, b. T(a, b) ∧ a ≠ b → ⋁_f T(f(a), b)`, with each member field `f` also
-    /// a function symbol that names the node right after `a` on a terminated chain. True of
-    /// every heap, and with it every model's backbone relation is the paths of its edges;
-    /// but the function symbols leave EPR, so only the bounded checks assert it, whose
-    /// models must be real heaps for the concrete replay. (An existential in place of the
-    /// functions, `∃c. E_f(a, c) ∧ T(c, b)`, makes Z3 give up.) A solver that gives up
-    /// costs the FALSE, never a TRUE.
-    pub fn backbone_paths(&self) -> Vec<Bool> {
+    /// For each backbone, over a finite universe of nodes `universe` (which the caller
+    /// asserts is every node): every path of it leaves its source through an edge of a
+    /// member field, `∀a, b. T(a, b) ∧ a ≠ b → ⋁_{f, u ∈ universe} E_f(a, u) ∧ T(u, b)`. True
+    /// of every heap of that size, and with it every model's backbone relation is the paths
+    /// of its edges; only the bounded checks assert it, whose models must be real heaps for
+    /// the concrete replay. Over an unbounded universe the existential would leave EPR (Z3
+    /// gives up on it, and on the same axiom with the fields as function symbols it is
+    /// erratic); over a finite one it is a disjunction. A counterexample that needs more
+    /// nodes is missed, which costs the FALSE, never a TRUE.
+    pub fn backbone_paths(&self, universe: &[Dynamic]) -> Vec<Bool> {
         let fields = self.fields();
         let (a, b, g) = (constant("a"), constant("b"), constant("g"));
         let mut out = vec![];
-        let mut succ = std::collections::BTreeMap::new();
         for (j, members) in self.backbones.iter().enumerate() {
             let t = &self.reach[fields + j];
             let mut steps = vec![];
             for &f in members {
-                let s = succ.entry(f).or_insert_with(|| {
-                    let n = node();
-                    FuncDecl::new(fresh_name(&format!("succ{f}")), &[&n], &n)
-                });
                 let r = &self.reach[f];
-                let next = s.apply(&[&a as &dyn Ast]);
                 let plus = |x: &Dynamic, z: &Dynamic| Bool::and(&[app2(r, x, z), x.eq(z).not()]);
-                let ends = Bool::and(&[a.eq(&self.null).not(), app2(r, &a, &self.null)]);
-                out.push(forall(&[&a], &ends.implies(plus(&a, &next))));
-                out.push(forall(
-                    &[&a, &g],
-                    &Bool::and(&[app2(r, &a, &self.null), plus(&a, &g)])
-                        .implies(app2(r, &next, &g)),
-                ));
-                steps.push(Bool::and(&[next.eq(&self.null).not(), app2(t, &next, &b)]));
+                for u in universe {
+                    let edge = Bool::and(&[
+                        plus(&a, u),
+                        forall(&[&g], &plus(&a, &g).implies(app2(r, u, &g))),
+                    ]);
+                    steps.push(Bool::and(&[edge, u.eq(&self.null).not(), app2(t, u, &b)]));
+                }
             }
             out.push(forall(
                 &[&a, &b],
@@ -388,6 +382,7 @@ mod tests {
     #[test]
     fn backbone_paths_make_a_backbone_path_a_path_of_edges() {
         let null = constant("null");
+        let universe: Vec<Dynamic> = (0..4).map(|_| constant("u")).collect();
         let v = Voc::fresh(
             "",
             &["x".into(), "y".into()],
@@ -409,7 +404,10 @@ mod tests {
         }
         assert_eq!(s.check(), SatResult::Sat);
         // Every backbone path leaves its source through an edge: no longer.
-        for a in v.backbone_paths() {
+        let x = constant("x");
+        let every: Vec<Bool> = universe.iter().map(|u| x.eq(u)).collect();
+        s.assert(forall(&[&x], &Bool::or(&every)));
+        for a in v.backbone_paths(&universe) {
             s.assert(&a);
         }
         assert_eq!(s.check(), SatResult::Unsat);
