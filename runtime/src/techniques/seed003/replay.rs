@@ -489,7 +489,6 @@ fn field<'a>(
         .ok_or_else(|| format!("no field `{name}`"))
 }
 
-/// The reflexive-transitive closure of a successor function (`succ[null] = null`).
 /// A backbone's relation over the successor arrays of its fields: `(a, b)` when `a = b` or
 /// a non-empty path along them leads from `a` to `b ≠ null`.
 fn descendants(members: &[&[usize]], null: usize) -> Vec<Vec<bool>> {
@@ -511,6 +510,7 @@ fn descendants(members: &[&[usize]], null: usize) -> Vec<Vec<bool>> {
     r
 }
 
+/// The reflexive-transitive closure of a successor function (`succ[null] = null`).
 fn closure(succ: &[usize]) -> Vec<Vec<bool>> {
     let n = succ.len();
     let mut r = vec![vec![false; n]; n];
