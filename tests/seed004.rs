@@ -157,3 +157,21 @@ fn a_store_that_shares_a_tree_node_leaves_the_logic() {
     assert!(out.starts_with("UNKNOWN"), "{out}");
     assert!(out.contains("second parent"), "{out}");
 }
+
+#[test]
+fn a_tree_node_from_malloc_is_proved_once_its_links_are_written() {
+    // The logic gives a node from malloc null children; the program must write them before
+    // a cut point or a read, or the run leaves the logic.
+    let spec = fig9("contracts/tree_insert.shape");
+    let out = bohne(&fig9("tree_insert.c"), &spec, "insert", &[]);
+    assert!(out.starts_with("TRUE"), "tree_insert:\n{out}");
+    let out = bohne(&fig9("tree_insert_bug.c"), &spec, "insert", &[]);
+    assert!(
+        out.starts_with("FALSE(contract)"),
+        "tree_insert_bug:\n{out}"
+    );
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/seed004/tree_insert_unwritten.c");
+    let out = bohne(&file, &spec, "insert", &[]);
+    assert!(out.starts_with("UNKNOWN"), "{out}");
+    assert!(out.contains("node from malloc"), "{out}");
+}

@@ -191,6 +191,7 @@ impl Voc {
             let t = &self.reach[fields + j];
             let members: Vec<&Rel> = members.iter().map(|&f| &self.reach[f]).collect();
             out.extend(forest(t, &members, &self.null));
+            out.extend(childless_when_free(t, &members, &self.alloc, &self.null));
         }
         out.push(app1(&self.alloc, &self.null).not());
         if let Some(d) = &self.dle {
@@ -238,6 +239,29 @@ impl Voc {
                 &[&a, &b],
                 &Bool::and(&[app2(t, &a, &b), a.eq(&b).not()]).implies(Bool::or(&steps)),
             ));
+            out.extend(self.one_parent(members, universe));
+        }
+        out
+    }
+
+    /// Over a finite universe: no node but `null` is the target of two member edges (two
+    /// fields of one node, or of two nodes), which the forest axioms alone allow when the
+    /// sources are ordered along the backbone. A parent function names the one source; each
+    /// edge `E_f(a, c)` is quantifier-free once its `∀` is expanded over the universe.
+    fn one_parent(&self, members: &[usize], universe: &[Dynamic]) -> Vec<Bool> {
+        let (a, c) = (constant("a"), constant("c"));
+        let parent = FuncDecl::new(fresh_name("parent"), &[&node()], &node());
+        let edges: Vec<Bool> = (members.iter())
+            .map(|&f| ground_edge(&self.reach[f], &a, &c, universe))
+            .collect();
+        let some = c.eq(&self.null).not();
+        let mut out = vec![];
+        for (i, e) in edges.iter().enumerate() {
+            let named = parent.apply(&[&c]).eq(&a);
+            out.push(forall(&[&a, &c], &Bool::and(&[e, &some]).implies(named)));
+            for d in &edges[i + 1..] {
+                out.push(forall(&[&a, &c], &Bool::and(&[e, d, &some]).not()));
+            }
         }
         out
     }
@@ -295,6 +319,33 @@ fn forest(t: &Rel, members: &[&Rel], null: &Dynamic) -> Vec<Bool> {
             &[&a, &b],
             &Bool::and(&[app2(r, &a, &b), b.eq(null).not()]).implies(tt(&a, &b)),
         ));
+    }
+    out
+}
+
+/// `E(u, c)` of field relation `r` over a finite universe: `c` is `u`'s successor, a
+/// ground formula.
+fn ground_edge(r: &Rel, u: &Dynamic, c: &Dynamic, universe: &[Dynamic]) -> Bool {
+    let mut all = vec![app2(r, u, c), u.eq(c).not()];
+    for w in universe {
+        let plus = Bool::and(&[app2(r, u, w), u.eq(w).not()]);
+        all.push(plus.implies(app2(r, c, w)));
+    }
+    Bool::and(&all)
+}
+
+/// An unallocated node has `null` children along backbone `t` (its `members`, so no
+/// descendants): C leaves the contents of memory not allocated undefined, and the logic
+/// fixes them to `null` (a free cuts the node's children, a malloc then finds none).
+fn childless_when_free(t: &Rel, members: &[&Rel], alloc: &Rel, null: &Dynamic) -> Vec<Bool> {
+    let (a, b) = (constant("a"), constant("b"));
+    let free = app1(alloc, &a).not();
+    let mut out = vec![forall(
+        &[&a, &b],
+        &Bool::and(&[free.clone(), app2(t, &a, &b)]).implies(a.eq(&b)),
+    )];
+    for r in members {
+        out.push(forall(&[&a], &free.implies(app2(r, &a, null))));
     }
     out
 }
@@ -410,6 +461,72 @@ mod tests {
         for a in v.backbone_paths(&universe) {
             s.assert(&a);
         }
+        assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    #[test]
+    fn a_bounded_backbone_gives_each_node_one_parent() {
+        let null = constant("null");
+        let universe: Vec<Dynamic> = (0..4).map(|_| constant("u")).collect();
+        let names = ["x".into(), "y".into(), "z".into()];
+        let v = Voc::fresh("", &names, 2, &[vec![0, 1]], false, &null);
+        let (x, y, z) = (Term::Var(0), Term::Var(1), Term::Var(2));
+        let some = v.encode(&Formula::Eq(y, Term::Null).negate());
+        let bounded = |s: &Solver| {
+            let w = constant("w");
+            let every: Vec<Bool> = universe.iter().map(|u| w.eq(u)).collect();
+            s.assert(forall(&[&w], &Bool::or(&every)));
+            for a in v.axioms().iter().chain(&v.backbone_paths(&universe)) {
+                s.assert(a);
+            }
+            s.assert(&some);
+        };
+        // x->l == x->r == y: the forest axioms alone allow it (one pair, t(x, y)).
+        let both = [
+            v.encode(&Formula::edge(0, x, y, 0)),
+            v.encode(&Formula::edge(1, x, y, 0)),
+        ];
+        let s = Solver::new();
+        for a in v.axioms().iter().chain(&both) {
+            s.assert(a);
+        }
+        s.assert(&some);
+        assert_eq!(s.check(), SatResult::Sat);
+        let s = Solver::new();
+        bounded(&s);
+        both.iter().for_each(|a| s.assert(a));
+        assert_eq!(s.check(), SatResult::Unsat);
+        // x->l == y and z->l == y for x != z: two parents.
+        let s = Solver::new();
+        bounded(&s);
+        s.assert(v.encode(&Formula::edge(0, x, y, 0)));
+        s.assert(v.encode(&Formula::edge(0, z, y, 0)));
+        s.assert(v.encode(&Formula::Eq(x, z).negate()));
+        assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    #[test]
+    fn an_unallocated_node_has_no_backbone_children() {
+        let null = constant("null");
+        let v = Voc::fresh(
+            "",
+            &["x".into(), "y".into()],
+            2,
+            &[vec![0, 1]],
+            false,
+            &null,
+        );
+        let (x, y) = (Term::Var(0), Term::Var(1));
+        let s = Solver::new();
+        for a in v.axioms() {
+            s.assert(&a);
+        }
+        s.assert(v.encode(&Formula::Alloc(x).negate()));
+        assert_eq!(s.check(), SatResult::Sat);
+        // Its links end in null at once, and nothing but itself is below it.
+        let h = v.read(&s.get_model().unwrap()).unwrap();
+        assert!(h.eval(&Formula::edge(0, x, Term::Null, 0)));
+        s.assert(v.encode(&Formula::reach_plus(2, x, y)));
         assert_eq!(s.check(), SatResult::Unsat);
     }
 

@@ -9,11 +9,13 @@
 //! nodes for loads and allocations and fresh relations for stores, each defined by a
 //! universal formula, so the transition occurs only positively in a query) and every fault
 //! a path may meet (null or dangling dereference, invalid free, error call) together with the
-//! two ways of leaving the logic (a store closing a cycle, a load from a node whose path does
-//! not end in `null`), which make the engine give up rather than answer.
+//! ways of leaving the logic (a store closing a cycle or sharing a tree node, a load from a
+//! node whose path does not end in `null`, a tree link of a node from `malloc` read or left
+//! unwritten), which make the engine give up rather than answer.
 //!
 //! The semantics follow Table 5 with the paper's lowering of a store into store-null then
 //! store; `malloc` returns a fresh unallocated node (or `null` when allocation may fail).
+//! Along tree backbones unallocated nodes have `null` children (an axiom; `free` cuts them).
 //! Integer variables and data fields are not tracked: their conditions are nondeterministic.
 
 use super::epr::{self, Rel, Voc, app1, app2, forall};
@@ -45,6 +47,10 @@ pub enum Fault {
     /// A load from a node whose path does not end in `null` (uninitialised link), or a
     /// store into such a link along a tree backbone (its old child is unknown).
     Unterminated,
+    /// A load of a backbone field of a node from `malloc` before the path stores into it,
+    /// or the end of a path with such a field still unwritten (the logic gives the fresh
+    /// node `null` children; the real node holds garbage until the program writes them).
+    Unwritten,
     /// An allocated node that no variable in scope reaches any more (valid-memtrack).
     Leak,
     /// A return from the function that breaks its contract's postcondition.
@@ -54,7 +60,10 @@ pub enum Fault {
 impl Fault {
     /// Whether reaching it is a violation (rather than leaving the logic).
     pub fn is_violation(self) -> bool {
-        !matches!(self, Fault::Cycle | Fault::Shared | Fault::Unterminated)
+        !matches!(
+            self,
+            Fault::Cycle | Fault::Shared | Fault::Unterminated | Fault::Unwritten
+        )
     }
 
     /// What it is, for reports.
@@ -73,6 +82,10 @@ impl Fault {
             Fault::Unterminated => {
                 "a load through a link, or a store into one along a tree backbone, that does \
                  not end in null (outside the logic)"
+            }
+            Fault::Unwritten => {
+                "a tree link of a node from malloc read, or left unwritten where the path \
+                 ends, before the program stores into it (outside the logic)"
             }
         }
     }
@@ -144,6 +157,10 @@ pub struct Sym {
     dle: Option<Rel>,
     null: Dynamic,
     cons: Vec<Bool>,
+    /// The results of this path's calls of `malloc` (a fresh node, or `null` when it
+    /// fails), each with the backbone fields the path has not written yet (`null` in the
+    /// logic, garbage in the program).
+    unwritten: Vec<(Dynamic, Vec<usize>)>,
 }
 
 impl Sym {
@@ -155,6 +172,7 @@ impl Sym {
             dle: v.dle.clone(),
             null: v.null.clone(),
             cons: vec![],
+            unwritten: vec![],
         }
     }
 
@@ -410,6 +428,7 @@ impl System {
             if self.flat.out[node].is_empty() {
                 // The end of the program: only the globals remain.
                 self.leak(&st, node, self.line_of(node), &mut bads);
+                self.unwritten(&st, self.line_of(node), &mut bads);
                 if node == self.flat.exit {
                     self.postcondition(&st, &mut bads);
                 }
@@ -437,6 +456,7 @@ impl System {
                 match self.cut_of.get(&edge.to) {
                     Some(&to) => {
                         self.leak(&st, edge.to, edge.line, &mut bads);
+                        self.unwritten(&st, edge.line, &mut bads);
                         leaves.push(Leaf { to, end: st });
                     }
                     None => stack.push((edge.to, st)),
@@ -509,6 +529,28 @@ impl System {
             cond: Bool::and(&[st.guard(), Bool::and(&lost)]),
             what: String::new(),
         });
+    }
+
+    /// At the end of a path: a fault for each node the path took from `malloc` that is
+    /// still allocated with a backbone field not yet written.
+    fn unwritten(&self, st: &Sym, line: u32, bads: &mut Vec<Bad>) {
+        for (a, fs) in st.unwritten.iter().filter(|(_, fs)| !fs.is_empty()) {
+            let names: Vec<&str> = fs.iter().map(|&f| self.fields[f].as_str()).collect();
+            bads.push(Bad {
+                fault: Fault::Unwritten,
+                line,
+                cond: Bool::and(&[st.guard(), app1(&st.alloc, a)]),
+                what: format!("`{}` unwritten", names.join("`, `")),
+            });
+        }
+    }
+
+    /// The backbone fields: the pointer fields some backbone has as a member.
+    fn backbone_fields(&self) -> Vec<usize> {
+        let fs: BTreeSet<usize> = (self.backbones.iter())
+            .flat_map(|(_, m)| m.iter().copied())
+            .collect();
+        fs.into_iter().collect()
     }
 
     /// The source line of a flat node (of an edge leaving it).
@@ -708,6 +750,13 @@ impl Ctx<'_> {
                 let ends = app2(&st.reach[f], &y, &st.null);
                 let live = Bool::and(&[y.eq(&st.null).not(), app1(&st.alloc, &y)]);
                 self.fault(st, Fault::Unterminated, Bool::and(&[live, ends.not()]));
+                let fresh: Vec<Bool> = (st.unwritten.iter())
+                    .filter(|(_, fs)| fs.contains(&f))
+                    .map(|(a, _)| Bool::and(&[y.eq(a), a.eq(&st.null).not()]))
+                    .collect();
+                if !fresh.is_empty() {
+                    self.fault(st, Fault::Unwritten, Bool::or(&fresh));
+                }
                 let a = epr::constant("ld");
                 st.cons.push(st.edge(f, &y, &a));
                 Ok(a)
@@ -818,6 +867,9 @@ impl Ctx<'_> {
                         let y = self.ptr(st, rhs)?;
                         self.deref(st, &x);
                         self.store(st, f, &x, &y);
+                        for (_, fs) in st.unwritten.iter_mut().filter(|(a, _)| *a == x) {
+                            fs.retain(|&g| g != f);
+                        }
                     }
                     None => {
                         self.reads(st, rhs)?;
@@ -867,6 +919,26 @@ impl Ctx<'_> {
         c
     }
 
+    /// A freed node `a` gets `null` children along every backbone field (`members`), as
+    /// the logic's axiom for unallocated nodes demands (their contents are undefined in C,
+    /// and no path reads them without a dereference fault): each field's relation loses
+    /// the pairs through `a`'s edge, and each backbone the pairs from at or above `a` to
+    /// strictly below it (in a forest, exactly the paths through `a`'s children, so no old
+    /// child is needed).
+    fn detach(&mut self, st: &mut Sym, a: &Dynamic, members: &[usize]) {
+        let null = st.null.clone();
+        for &f in members {
+            self.store_field(st, f, a, &null);
+        }
+        for j in 0..self.sys.backbones.len() {
+            let t = self.sys.fields.len() + j;
+            st.redefine(t, |r, p, q| {
+                let through = Bool::and(&[app2(r, p, a), app2(r, a, q), q.eq(a).not()]);
+                Bool::and(&[app2(r, p, q), through.not()])
+            });
+        }
+    }
+
     /// The second half of a store `x->f = y` on backbone relation `t`: a fault when `y` has
     /// a parent or lies above `x` (the store would break the forest), and else the paths
     /// through the new edge.
@@ -890,15 +962,12 @@ impl Ctx<'_> {
 
     /// The list-field part of `x->f = y`.
     fn store_field(&mut self, st: &mut Sym, f: usize, x: &Dynamic, y: &Dynamic) {
-        st.redefine(f, |r, a, b| {
-            Bool::and(&[
-                app2(r, a, b),
-                Bool::or(&[app2(r, a, x).not(), app2(r, b, x)]),
-            ])
-        });
-        let cycle = Bool::and(&[y.eq(&st.null).not(), app2(&st.reach[f], y, x)]);
-        self.fault(st, Fault::Cycle, cycle.clone());
-        st.cons.push(cycle.not());
+        sever(st, f, x);
+        if *y != st.null {
+            let cycle = Bool::and(&[y.eq(&st.null).not(), app2(&st.reach[f], y, x)]);
+            self.fault(st, Fault::Cycle, cycle.clone());
+            st.cons.push(cycle.not());
+        }
         st.redefine(f, |r, a, b| {
             Bool::or(&[app2(r, a, b), Bool::and(&[app2(r, a, x), app2(r, y, b)])])
         });
@@ -930,6 +999,10 @@ impl Ctx<'_> {
                 let x = self.ptr(st, args.first().ok_or("free without argument")?)?;
                 let bad = Bool::and(&[x.eq(&st.null).not(), app1(&st.alloc, &x).not()]);
                 self.fault(st, Fault::Free, bad);
+                let members = self.sys.backbone_fields();
+                if !members.is_empty() {
+                    self.detach(st, &x, &members);
+                }
                 st.set_alloc(|old, a| Bool::and(&[app1(old, a), a.eq(&x).not()]));
             }
             _ => return Err("a library call outside the logic".into()),
@@ -961,11 +1034,16 @@ impl Ctx<'_> {
         };
         st.set_alloc(|old, b| Bool::or(&[app1(old, b), Bool::and(&[b.eq(&a), result.eq(&a)])]));
         st.havoc_data(&a);
+        // Unallocated nodes have no children along a backbone (an axiom of the logic), so
+        // the fresh node's backbone fields are `null` here and unwritten in the program.
+        let members = self.sys.backbone_fields();
         if kind == AllocKind::Calloc {
-            for f in 0..self.sys.fields.len() {
+            for f in (0..self.sys.fields.len()).filter(|f| !members.contains(f)) {
                 let null = st.null.clone();
                 self.store(st, f, &a, &null);
             }
+        } else if !members.is_empty() {
+            st.unwritten.push((result.clone(), members));
         }
         if let Some(l) = lhs {
             match &l.kind {
@@ -979,6 +1057,16 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+}
+
+/// `x->f = null`, first half: relation `f` without the pairs through `x`'s edge.
+fn sever(st: &mut Sym, f: usize, x: &Dynamic) {
+    st.redefine(f, |r, a, b| {
+        Bool::and(&[
+            app2(r, a, b),
+            Bool::or(&[app2(r, a, x).not(), app2(r, b, x)]),
+        ])
+    });
 }
 
 /// A backbone relation `r` without the paths through the edge from `x` to its child `c`

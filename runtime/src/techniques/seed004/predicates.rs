@@ -6,12 +6,14 @@
 //! by its syntactic analysis (§2.7 and §2.10 of the digest): the singleton `v = x` for every
 //! pointer variable that matters there and for `null`, `alloc(v)`, reachability from each such
 //! variable along each field and each backbone of the contract (`x<f*>v`), whether `v`'s
-//! path along a field ends in `null`, and, when the program compares node data, the data
-//! order between `v` and each variable's node. A variable matters at a cut point when it is
+//! path along a field ends in `null`, the nodes above each variable the program stores
+//! along a backbone (`v<t*>x`, what the store's check asks), and, when the program compares
+//! node data, the data order between `v` and each variable's node. A variable matters at a cut point when it is
 //! live there or the contract's postcondition names it (a ghost, an argument's entry copy).
 //! Every unary predicate is a quantifier-free formula of seed 003's logic with the bound
 //! variable [`V`] free, so a Boolean heap's meaning `∀v. ⋁ cubes` stays universal (EPR).
 
+use crate::program::ir::{Expr, ExprKind, Op};
 use crate::techniques::seed003::logic::{Formula, Term};
 use crate::techniques::seed003::program::System;
 use std::collections::BTreeSet;
@@ -117,6 +119,18 @@ pub fn discover(sys: &System, c: usize) -> Preds {
             }
         }
     }
+    // What the check of a store along a backbone asks (does the node stored have a
+    // parent?): the nodes above each live variable the program stores there, unless the
+    // precondition names it (its propagated conjuncts then say what holds of it).
+    for (x, t) in grafted(sys) {
+        if live.contains(&x) && !sys.flat.extra_vars.contains(&sys.vars[x]) {
+            let (n, tname) = (&sys.names[x], &sys.relations[t]);
+            unary.push(plain(
+                format!("v<{tname}*>{n}"),
+                Formula::Reach(t, v, Term::Var(x)),
+            ));
+        }
+    }
     if sys.data_field.is_some() {
         for &x in vars.iter().filter(|x| live.contains(x)) {
             let (t, n) = (Term::Var(x), &sys.names[x]);
@@ -127,6 +141,35 @@ pub fn discover(sys: &System, c: usize) -> Preds {
     Preds {
         unary,
         nullary: vec![],
+    }
+}
+
+/// The (variable, backbone relation) pairs of the stores `p->f = x` along a member field
+/// `f` of a backbone.
+fn grafted(sys: &System) -> BTreeSet<(usize, usize)> {
+    let mut out = BTreeSet::new();
+    for e in &sys.flat.edges {
+        let Op::Assign { lhs, rhs } = &e.op else {
+            continue;
+        };
+        let (ExprKind::Field(_, _, name), Some(x)) = (&lhs.kind, variable(sys, rhs)) else {
+            continue;
+        };
+        for (j, (_, members)) in sys.backbones.iter().enumerate() {
+            if members.iter().any(|&f| sys.fields[f] == *name) {
+                out.insert((x, sys.fields.len() + j));
+            }
+        }
+    }
+    out
+}
+
+/// The vocabulary variable an expression reads, through casts.
+fn variable(sys: &System, e: &Expr) -> Option<usize> {
+    match &e.kind {
+        ExprKind::Var(v) => sys.index_of(*v),
+        ExprKind::Cast(a) => variable(sys, a),
+        _ => None,
     }
 }
 
