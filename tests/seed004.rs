@@ -175,3 +175,16 @@ fn a_tree_node_from_malloc_is_proved_once_its_links_are_written() {
     assert!(out.starts_with("UNKNOWN"), "{out}");
     assert!(out.contains("node from malloc"), "{out}");
 }
+
+#[test]
+fn content_stated_with_old_is_proved_and_its_twin_refuted() {
+    // `old(next*(first, a) && a != null)` is a ghost the precondition fixes at entry.
+    let spec = fig9("contracts/dll_add_last_old.shape");
+    let out = bohne(&fig9("dll_add_last.c"), &spec, "add_last", &[]);
+    assert!(out.starts_with("TRUE"), "dll_add_last:\n{out}");
+    let out = bohne(&fig9("dll_add_last_bug.c"), &spec, "add_last", &[]);
+    assert!(
+        out.starts_with("FALSE(contract)"),
+        "dll_add_last_bug:\n{out}"
+    );
+}

@@ -601,6 +601,8 @@ pub enum FormulaKind {
     Implies(Box<Formula>, Box<Formula>),
     /// `φ <-> ψ`
     Iff(Box<Formula>, Box<Formula>),
+    /// `old(φ)`: φ in the state at entry (a contract's `ensures` only).
+    Old(Box<Formula>),
     /// `forall v, w. φ` / `exists v. φ`
     Quant {
         /// Which quantifier.

@@ -447,6 +447,13 @@ impl<'a> Scope<'a> {
                 Formula::Iff(bx(self.formula(a, errs)), bx(self.formula(b, errs)))
             }
             FormulaKind::Quant { q, vars, body } => self.quantified(*q, vars, body, errs),
+            FormulaKind::Old(a) => {
+                errs.push(Diagnostic::error(
+                    "`old(...)` has a meaning only in a contract's `ensures`",
+                    f.span,
+                ));
+                self.formula(a, errs)
+            }
             FormulaKind::Atom {
                 name,
                 roles,
@@ -674,7 +681,7 @@ fn pred_uses<'a>(f: &'a ast::Formula, core: &dyn Fn(&str) -> bool, out: &mut Vec
         FormulaKind::Atom { name, roles, .. } if roles.is_some() || !core(&name.name) => {
             out.push(name)
         }
-        FormulaKind::Not(a) => pred_uses(a, core, out),
+        FormulaKind::Not(a) | FormulaKind::Old(a) => pred_uses(a, core, out),
         FormulaKind::And(a, b)
         | FormulaKind::Or(a, b)
         | FormulaKind::Implies(a, b)

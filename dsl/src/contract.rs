@@ -154,24 +154,34 @@ fn contract(d: &ContractDecl, errs: &mut Vec<Diagnostic>) -> Option<Contract> {
         }
     }
     backbones(d, errs);
+    let mut olds = vec![];
     let mut lower = |f: &Formula, post: bool| {
         let mut cx = Lowering {
             scope: &scope,
             bound: vec![],
             post,
+            olds: &mut olds,
             errs: &mut *errs,
         };
         let a = cx.formula(f);
         alternation(f, true, None, cx.errs);
         a
     };
-    let requires: Vec<Assertion> = d.requires.iter().filter_map(|f| lower(f, false)).collect();
+    let mut requires: Vec<Assertion> = d.requires.iter().filter_map(|f| lower(f, false)).collect();
     let ensures: Vec<Assertion> = d.ensures.iter().filter_map(|f| lower(f, true)).collect();
-    let text = |v: &[Ident]| v.iter().map(|i| i.name.clone()).collect();
+    let text = |v: &[Ident]| v.iter().map(|i| i.name.clone()).collect::<Vec<String>>();
+    let mut ghosts = text(&d.ghosts);
+    // `old(φ)` is a ghost `g` fixed at entry by `g != null <-> φ`.
+    for (i, phi) in olds.into_iter().enumerate() {
+        let g = old_ghost(i);
+        let set = Assertion::Not(Box::new(Assertion::Eq(CTerm::Name(g.clone()), CTerm::Null)));
+        requires.push(Assertion::Iff(Box::new(set), Box::new(phi)));
+        ghosts.push(g);
+    }
     (errs.len() == before).then(|| Contract {
         function: d.name.name.clone(),
         params: text(&d.params),
-        ghosts: text(&d.ghosts),
+        ghosts,
         globals: text(&d.globals),
         backbones: (d.backbones.iter())
             .map(|(n, fs)| (n.name.clone(), text(fs)))
@@ -231,7 +241,41 @@ struct Lowering<'a, 'e> {
     scope: &'a BTreeMap<&'a str, (Kind, Span)>,
     bound: Vec<String>,
     post: bool,
+    /// The bodies of the `old(φ)` met so far, lowered over the entry state.
+    olds: &'e mut Vec<Assertion>,
     errs: &'e mut Vec<Diagnostic>,
+}
+
+/// What `old(φ)` may not hold, if φ holds it: a quantifier, a nested `old`, a universal
+/// atom, or a variable `bound` by an enclosing quantifier.
+fn old_fault(f: &Formula, bound: &[String]) -> Option<String> {
+    let named = |ids: &[&Ident]| {
+        (ids.iter())
+            .find(|a| bound.contains(&a.name))
+            .map(|a| format!("the bound variable `{}`", a.name))
+    };
+    match &f.kind {
+        FormulaKind::Quant { .. } => Some("a quantifier".into()),
+        FormulaKind::Old(_) => Some("an `old` inside `old`".into()),
+        FormulaKind::Atom { roles, closure, .. }
+            if roles.is_some() || (closure.is_none() && !builtin_atom(f)) =>
+        {
+            Some("a universal atom (a family or a one-step `f(x, y)`)".into())
+        }
+        FormulaKind::Atom { args, .. } => named(&args.iter().collect::<Vec<_>>()),
+        FormulaKind::Eq { left, right, .. } => named(&[left, right]),
+        FormulaKind::Not(a) => old_fault(a, bound),
+        FormulaKind::And(a, b)
+        | FormulaKind::Or(a, b)
+        | FormulaKind::Implies(a, b)
+        | FormulaKind::Iff(a, b) => old_fault(a, bound).or_else(|| old_fault(b, bound)),
+        FormulaKind::True | FormulaKind::False => None,
+    }
+}
+
+/// The ghost that stands for the `i`th `old(φ)` (a name no contract can write).
+fn old_ghost(i: usize) -> String {
+    format!("old#{}", i + 1)
 }
 
 impl Lowering<'_, '_> {
@@ -314,6 +358,7 @@ impl Lowering<'_, '_> {
                 let (a, b) = (self.formula(a), self.formula(b));
                 Assertion::Iff(bx(a?), bx(b?))
             }
+            FormulaKind::Old(a) => self.old(f, a)?,
             FormulaKind::Quant { q, vars, body } => {
                 for v in vars {
                     let taken = self.bound.contains(&v.name)
@@ -338,6 +383,41 @@ impl Lowering<'_, '_> {
                 }
             }
         })
+    }
+
+    /// `old(φ)` in `ensures`: a closed, quantifier-free φ over the entry state, which
+    /// becomes a ghost fixed by the precondition (see [`old_ghost`]).
+    fn old(&mut self, f: &Formula, phi: &Formula) -> Option<Assertion> {
+        let error = |why: String| {
+            Diagnostic::error(why, f.span).with_note(
+                "`old(φ)` takes a quantifier-free φ over parameters, globals, ghosts and \
+                 `null`, read at entry: for \"every node\" use a ghost, as in \
+                 `ghost a; ensures t*(root, a) <-> (old(t*(root, a)) || a == e)`",
+            )
+        };
+        if !self.post {
+            self.errs.push(error(
+                "`old(...)` in `requires`: the precondition already reads the entry state".into(),
+            ));
+            return None;
+        }
+        let why = old_fault(phi, &self.bound);
+        if let Some(what) = why {
+            self.errs
+                .push(error(format!("`old(...)` here holds {what}")));
+            return None;
+        }
+        let mut cx = Lowering {
+            scope: self.scope,
+            bound: vec![],
+            post: false,
+            olds: &mut *self.olds,
+            errs: &mut *self.errs,
+        };
+        let a = cx.formula(phi)?;
+        self.olds.push(a);
+        let g = CTerm::Name(old_ghost(self.olds.len() - 1));
+        Some(Assertion::Not(Box::new(Assertion::Eq(g, CTerm::Null))))
     }
 
     fn atom(
@@ -503,6 +583,8 @@ fn alternation(f: &Formula, positive: bool, outer: Option<bool>, errs: &mut Vec<
                 report("this atom (a universal formula)", errs);
             }
         }
+        // Lowered to a ghost's comparison with `null` (its body is quantifier-free).
+        FormulaKind::Old(_) => {}
         FormulaKind::True | FormulaKind::False | FormulaKind::Eq { .. } => {}
     }
 }
@@ -674,6 +756,58 @@ mod tests {
         assert!(e[0].1.contains("no meaning in `requires`"));
         // Ghosts and globals are declared names.
         assert!(errors("contract f(h) { ghost a; global g; requires n*(a, g); }").is_empty());
+    }
+
+    #[test]
+    fn old_becomes_a_ghost_the_precondition_fixes() {
+        let text = "contract add(e) {
+  global first;
+  ghost a;
+  ensures n*(first, a) <-> (old(n*(first, a) && a != null) || a == e);
+}
+";
+        let spec = crate::load(text).expect("checks");
+        let c = spec.contract("add").expect("the contract");
+        assert_eq!(c.ghosts, ["a", "old#1"]);
+        assert_eq!(
+            assertion(&c.requires[0]),
+            "(!(old#1 == null) <-> (n*(first, a) && !(a == null)))"
+        );
+        assert_eq!(
+            assertion(&c.ensures[0]),
+            "(n*(first, a) <-> (!(old#1 == null) || a == e))"
+        );
+        // The source printer keeps `old`, and its output loads to the same contract.
+        let printed = crate::print::print(&crate::parser::parse(text).expect("parses"));
+        assert!(
+            printed.contains("old((n*(first, a) && a != null))"),
+            "{printed}"
+        );
+        let again = crate::load(&printed).expect("checks");
+        assert_eq!(again.contract("add"), Some(c));
+    }
+
+    #[test]
+    fn old_is_checked_where_it_stands_and_for_what_it_holds() {
+        let e = errors("contract f(h) { requires old(h == null); }");
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].0, "old(h == null)");
+        assert!(e[0].1.contains("in `requires`"), "{e:?}");
+        let e = errors("contract f(h) { ensures forall z. old(n*(h, z)); }");
+        assert_eq!(e[0].0, "old(n*(h, z))");
+        assert!(e[0].1.contains("the bound variable `z`"), "{e:?}");
+        let e = errors("contract f(h) { ensures old(exists z. n*(h, z)); }");
+        assert!(e[0].1.contains("a quantifier"), "{e:?}");
+        let e = errors("contract f(h) { ensures old(stable[n](h)); }");
+        assert!(e[0].1.contains("a universal atom"), "{e:?}");
+        let e = errors("contract f(h) { ensures old(result == h); }");
+        assert_eq!(e[0].0, "result");
+        // Outside contracts `old` has no meaning.
+        let e = errors("predicate p[n](v) := old(n(v, v));");
+        assert!(
+            e.iter()
+                .any(|(t, m)| t == "old(n(v, v))" && m.contains("only in a contract"))
+        );
     }
 
     #[test]

@@ -367,6 +367,10 @@ pub(crate) fn formula(p: Pair<Rule>) -> Result<Formula, Diagnostic> {
         }
         Rule::unary => unary(p),
         Rule::quantified => quantified(p),
+        Rule::old_formula => Ok(Formula {
+            kind: FormulaKind::Old(Box::new(inner_one(p)?)),
+            span: sp,
+        }),
         Rule::bool_lit => Ok(Formula {
             kind: if p.as_str() == "true" {
                 FormulaKind::True

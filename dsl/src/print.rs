@@ -116,6 +116,7 @@ pub fn formula(f: &Formula) -> String {
         FormulaKind::Or(a, b) => format!("({} || {})", formula(a), formula(b)),
         FormulaKind::Implies(a, b) => format!("({} -> {})", formula(a), formula(b)),
         FormulaKind::Iff(a, b) => format!("({} <-> {})", formula(a), formula(b)),
+        FormulaKind::Old(a) => format!("old({})", formula(a)),
         FormulaKind::Quant { q, vars, body } => {
             let q = match q {
                 Quantifier::Forall => "forall",

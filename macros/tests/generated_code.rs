@@ -225,7 +225,9 @@ fn contracts_equal_the_interpreted_ir() {
         .expect("compiled");
     assert_eq!(
         (c.ghosts.len(), c.requires.len(), c.ensures.len()),
-        (2, 2, 2)
+        (3, 3, 3)
     );
+    // `old(...)` is the ghost `old#1`, fixed by the last precondition.
+    assert_eq!(c.ghosts[2], "old#1");
     assert_eq!(c.backbones, [("t".into(), vec!["f".into(), "b".into()])]);
 }

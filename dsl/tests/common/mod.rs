@@ -403,6 +403,7 @@ pub fn erase_formula(f: &Formula) -> Formula {
         FormulaKind::Or(a, b) => FormulaKind::Or(bx(a), bx(b)),
         FormulaKind::Implies(a, b) => FormulaKind::Implies(bx(a), bx(b)),
         FormulaKind::Iff(a, b) => FormulaKind::Iff(bx(a), bx(b)),
+        FormulaKind::Old(a) => FormulaKind::Old(bx(a)),
         FormulaKind::Quant { q, vars, body } => FormulaKind::Quant {
             q: *q,
             vars: ids(vars),
