@@ -188,3 +188,42 @@ fn content_stated_with_old_is_proved_and_its_twin_refuted() {
         "dll_add_last_bug:\n{out}"
     );
 }
+
+#[test]
+fn a_caller_is_proved_through_its_callees_contract() {
+    // insert_pair calls insert twice; each call stands for insert's contract, which the
+    // engine proves first on insert alone (assume-guarantee).
+    let spec = fig9("contracts/tree_insert_pair.shape");
+    let out = bohne(&fig9("tree_insert_pair.c"), &spec, "insert_pair", &[]);
+    assert!(out.starts_with("TRUE"), "tree_insert_pair:\n{out}");
+    assert!(
+        out.contains("the calls of `insert` use its contract, proved first"),
+        "{out}"
+    );
+    // The twin drops the tree between the calls: the replay runs insert's real body.
+    let out = bohne(&fig9("tree_insert_pair_bug.c"), &spec, "insert_pair", &[]);
+    assert!(
+        out.starts_with("FALSE(contract)"),
+        "tree_insert_pair_bug:\n{out}"
+    );
+    // A caller that cannot show the callee's precondition, and a callee whose contract
+    // does not hold, leave the caller UNKNOWN.
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/seed004");
+    let out = bohne(
+        &fig9("tree_insert_pair.c"),
+        &here.join("tree_insert_weak.shape"),
+        "insert_pair",
+        &[],
+    );
+    assert!(out.starts_with("UNKNOWN"), "{out}");
+    assert!(out.contains("break the precondition"), "{out}");
+    assert!(out.contains("of `insert`"), "{out}");
+    let out = bohne(
+        &fig9("tree_insert_pair.c"),
+        &here.join("tree_insert_wrong.shape"),
+        "insert_pair",
+        &[],
+    );
+    assert!(out.starts_with("UNKNOWN"), "{out}");
+    assert!(out.contains("which is not proved"), "{out}");
+}

@@ -79,7 +79,7 @@ pub struct Scope {
 impl Flat {
     /// Inlines `prog` from its initialisation function (which calls `main`).
     pub fn new(prog: &Program) -> Result<Flat, String> {
-        Flat::build(prog, prog.init, &[]).map(|(flat, _)| flat)
+        Flat::build(prog, prog.init, &[], &BTreeSet::new()).map(|(flat, _)| flat)
     }
 
     /// Inlines the function `f` alone, as the whole program: its parameters, the globals and
@@ -91,11 +91,28 @@ impl Flat {
         f: FuncId,
         snapshot: &[VarId],
     ) -> Result<(Flat, Vec<VarId>), String> {
-        Flat::build(prog, f, snapshot)
+        Flat::build(prog, f, snapshot, &BTreeSet::new())
     }
 
-    fn build(prog: &Program, f: FuncId, snapshot: &[VarId]) -> Result<(Flat, Vec<VarId>), String> {
+    /// [`Flat::function`], with the calls of the functions in `keep` left as call edges
+    /// (not inlined), for an engine that uses their contracts instead.
+    pub fn function_keeping(
+        prog: &Program,
+        f: FuncId,
+        snapshot: &[VarId],
+        keep: &BTreeSet<FuncId>,
+    ) -> Result<(Flat, Vec<VarId>), String> {
+        Flat::build(prog, f, snapshot, keep)
+    }
+
+    fn build(
+        prog: &Program,
+        f: FuncId,
+        snapshot: &[VarId],
+        keep: &BTreeSet<FuncId>,
+    ) -> Result<(Flat, Vec<VarId>), String> {
         let mut b = Builder {
+            keep: keep.clone(),
             prog: prog.clone(),
             edges: vec![],
             nodes: 0,
@@ -234,6 +251,13 @@ impl Flat {
         }
     }
 
+    /// The program's global variables.
+    fn globals(&self) -> impl Iterator<Item = VarId> + '_ {
+        (0..self.prog.vars.len())
+            .map(|i| VarId(i as u32))
+            .filter(|&v| self.prog.var(v).kind == VarKind::Global)
+    }
+
     /// The variables live at each node: read on some path from it before being written.
     pub fn liveness(&self) -> Vec<BTreeSet<VarId>> {
         let mut live = vec![BTreeSet::new(); self.nodes];
@@ -242,7 +266,16 @@ impl Flat {
         while changed {
             changed = false;
             for e in self.edges.iter().rev() {
-                let (def, uses) = def_use(&e.op);
+                let (def, mut uses) = def_use(&e.op);
+                if let Op::Call {
+                    callee: Callee::Func(_),
+                    ..
+                } = &e.op
+                {
+                    // A call left in the graph (its contract stands for it) may read any
+                    // global.
+                    uses.extend(self.globals());
+                }
                 let mut l = live[e.to].clone();
                 if let Some(d) = def {
                     l.remove(&d);
@@ -295,6 +328,8 @@ struct Builder {
     origin: BTreeMap<usize, (FuncId, NodeIndex)>,
     /// The inlined calls' scopes.
     scopes: Vec<Scope>,
+    /// The functions whose calls stay call edges.
+    keep: BTreeSet<FuncId>,
 }
 
 impl Builder {
@@ -416,7 +451,7 @@ impl Builder {
                 lhs,
                 callee: Callee::Func(g),
                 args,
-            } => self.call(g, lhs, args, from, to, line),
+            } if !self.keep.contains(&g) => self.call(g, lhs, args, from, to, line),
             Op::CallPtr { .. } => Err(format!("a call through a function pointer at line {line}")),
             op => self.edge(from, to, op, line),
         }

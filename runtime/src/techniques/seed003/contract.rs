@@ -12,14 +12,18 @@
 //! fresh constant that nothing writes; a declared global is the C global of that name, at
 //! entry in `requires` and at exit in `ensures`. Fields are the C struct's pointer fields,
 //! families the engine's definitions ([`super::families`]).
+//!
+//! Assume–guarantee: the calls of other functions with contracts ([`kept`]) stay in the
+//! graph, and each callee's contract becomes a [`Summary`] over the caller's logic, which the
+//! program's semantics applies at the call (`program::Ctx::call`).
 
 use super::families::{self, Family};
 use super::logic::{Formula, Term};
 use super::program::System;
-use crate::program::ir::{Program, Type, VarId, VarInfo, VarKind};
+use crate::program::ir::{Callee, FuncId, Op, Program, Type, VarId, VarInfo, VarKind};
 use crate::techniques::seed002::flat::Flat;
 use shapecheck_dsl::ir::{self, Assertion, CTerm, PathKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The program variables a contract's names stand for.
 #[derive(Clone, Debug, Default)]
@@ -32,8 +36,14 @@ pub struct Bindings {
     result: Option<VarId>,
 }
 
-/// The graph of `function` alone, with the contract's names bound.
-pub fn flat(prog: &Program, function: &str, c: &ir::Contract) -> Result<(Flat, Bindings), String> {
+/// The graph of `function` alone, with the contract's names bound; the calls of the
+/// functions in `keep` stay call edges (their contracts stand for them).
+pub fn flat(
+    prog: &Program,
+    function: &str,
+    c: &ir::Contract,
+    keep: &BTreeSet<FuncId>,
+) -> Result<(Flat, Bindings), String> {
     let f = prog
         .func_by_name(function)
         .ok_or_else(|| format!("the program defines no function `{function}`"))?;
@@ -45,7 +55,7 @@ pub fn flat(prog: &Program, function: &str, c: &ir::Contract) -> Result<(Flat, B
             params.len()
         ));
     }
-    let (mut flat, copies) = Flat::function(prog, f, &params)?;
+    let (mut flat, copies) = Flat::function_keeping(prog, f, &params, keep)?;
     let mut b = Bindings {
         result: flat.result,
         ..Bindings::default()
@@ -87,6 +97,180 @@ pub fn flat(prog: &Program, function: &str, c: &ir::Contract) -> Result<(Flat, B
         flat.exit_uses.insert(r);
     }
     Ok((flat, b))
+}
+
+/// The functions whose contracts stand for their calls in `function`'s graph
+/// (assume–guarantee): every other function with a contract in `spec` that has a body and
+/// does not call `function`, directly or not (so the proofs they rest on are never circular).
+pub fn kept(prog: &Program, spec: &ir::Spec, function: &str) -> BTreeSet<FuncId> {
+    let Some(f) = prog.func_by_name(function) else {
+        return BTreeSet::new();
+    };
+    (spec.contracts.iter())
+        .filter_map(|c| prog.func_by_name(&c.function))
+        .filter(|&g| g != f && prog.func(g).defined && !calls(prog, g).contains(&f))
+        .collect()
+}
+
+/// The functions `g` calls, directly or not.
+fn calls(prog: &Program, g: FuncId) -> BTreeSet<FuncId> {
+    let mut seen = BTreeSet::new();
+    let mut work = vec![g];
+    while let Some(h) = work.pop() {
+        for e in prog.func(h).cfa.edge_weights() {
+            if let Op::Call {
+                callee: Callee::Func(k),
+                ..
+            } = &e.op
+                && seen.insert(*k)
+            {
+                work.push(*k);
+            }
+        }
+    }
+    seen
+}
+
+/// The globals `g` may assign, directly or in the functions it calls.
+fn written_globals(prog: &Program, g: FuncId) -> BTreeSet<VarId> {
+    let mut out = BTreeSet::new();
+    let funcs = std::iter::once(g).chain(calls(prog, g));
+    for h in funcs {
+        for e in prog.func(h).cfa.edge_weights() {
+            let lhs = match &e.op {
+                Op::Assign { lhs, .. } => Some(lhs),
+                Op::Call { lhs: Some(l), .. } => Some(l),
+                _ => None,
+            };
+            if let Some(crate::program::ir::ExprKind::Var(v)) = lhs.map(|l| &l.kind)
+                && prog.var(*v).kind == VarKind::Global
+            {
+                out.insert(*v);
+            }
+        }
+    }
+    out
+}
+
+/// A called function's contract, standing for its calls: the formulas are over binding
+/// slots `[arguments | globals at entry | ghosts | globals at exit | result]`.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The function's name.
+    pub function: String,
+    /// How many parameters.
+    pub params: usize,
+    /// The globals the contract declares, in slot order.
+    pub globals: Vec<VarId>,
+    /// How many ghosts.
+    pub ghosts: usize,
+    /// The precondition's conjuncts that name no ghost, each with its text: every call must
+    /// meet them.
+    pub requires: Vec<(Formula, String)>,
+    /// The other conjuncts: the postcondition is known of the ghost values that meet them.
+    pub given: Formula,
+    /// The postcondition.
+    pub ensures: Formula,
+    /// The globals the function may assign (those it declares, and those its body or its
+    /// callees write).
+    pub writes: BTreeSet<VarId>,
+}
+
+impl Summary {
+    /// The slot of the `j`th declared global at exit.
+    pub fn exit_slot(&self, j: usize) -> usize {
+        self.params + self.globals.len() + self.ghosts + j
+    }
+
+    /// The slot of `result`.
+    pub fn result_slot(&self) -> usize {
+        self.params + 2 * self.globals.len() + self.ghosts
+    }
+}
+
+/// The summary of `g`'s contract `c` over the logic of `sys` (the caller's system), or why
+/// the caller's logic cannot use it.
+pub fn summary(
+    sys: &System,
+    prog: &Program,
+    g: FuncId,
+    c: &ir::Contract,
+) -> Result<Summary, String> {
+    let name = &c.function;
+    if prog.func(g).params.len() != c.params.len() {
+        return Err(format!(
+            "the contract of `{name}` names {} parameter(s), the function has {}",
+            c.params.len(),
+            prog.func(g).params.len()
+        ));
+    }
+    if orders_data(c) && sys.data_field.is_none() {
+        return Err(format!(
+            "the contract of `{name}` orders data, but the caller's logic has no data order"
+        ));
+    }
+    for b in &c.backbones {
+        let mine = sys.backbones.iter().find(|(n, _)| *n == b.0);
+        let same = mine.is_some_and(|(_, fs)| fs.iter().map(|&f| &sys.fields[f]).eq(b.1.iter()));
+        if !same {
+            return Err(format!(
+                "the contract of `{name}` declares the backbone `{}`, which the caller's \
+                 contract does not declare alike",
+                b.0
+            ));
+        }
+    }
+    let globals: Vec<VarId> = (c.globals.iter())
+        .map(|n| {
+            (0..prog.vars.len())
+                .map(|i| VarId(i as u32))
+                .find(|&v| prog.var(v).kind == VarKind::Global && prog.var(v).name == *n)
+                .ok_or_else(|| format!("the contract of `{name}` reads `{n}`, not a global"))
+        })
+        .collect::<Result<_, _>>()?;
+    let (p, m, k) = (c.params.len(), globals.len(), c.ghosts.len());
+    let slot = |i: usize| Some(Term::Var(i));
+    let mut pre: BTreeMap<String, Option<Term>> = BTreeMap::new();
+    let mut post: BTreeMap<String, Option<Term>> = BTreeMap::new();
+    for (i, n) in c.params.iter().enumerate() {
+        pre.insert(n.clone(), slot(i));
+        post.insert(n.clone(), slot(i));
+    }
+    for (j, n) in c.globals.iter().enumerate() {
+        pre.insert(n.clone(), slot(p + j));
+        post.insert(n.clone(), slot(p + m + k + j));
+    }
+    for (j, n) in c.ghosts.iter().enumerate() {
+        pre.insert(n.clone(), slot(p + m + j));
+        post.insert(n.clone(), slot(p + m + j));
+    }
+    let names_ghost = |a: &Assertion| {
+        (a.terms().iter()).any(|t| matches!(t, CTerm::Name(n) if c.ghosts.contains(n)))
+    };
+    let mut requires = vec![];
+    let mut given = vec![];
+    for a in &c.requires {
+        if names_ghost(a) {
+            given.push(a.clone());
+        } else {
+            let f = lower_all(sys, std::slice::from_ref(a), &pre, None)?;
+            requires.push((f, shapecheck_dsl::contract::assertion(a)));
+        }
+    }
+    let given = lower_all(sys, &given, &pre, None)?;
+    let ensures = lower_all(sys, &c.ensures, &post, Some(slot(p + 2 * m + k)))?;
+    let mut writes = written_globals(prog, g);
+    writes.extend(globals.iter().copied());
+    Ok(Summary {
+        function: name.clone(),
+        params: p,
+        globals,
+        ghosts: k,
+        requires,
+        given,
+        ensures,
+        writes,
+    })
 }
 
 /// The families a contract names (`rev`, `sorted`, ...): the predicates its proof most
@@ -143,8 +327,14 @@ pub fn install(sys: &mut System, c: &ir::Contract, b: &Bindings) -> Result<(), S
         ));
     }
     sys.set_backbones(&c.backbones)?;
-    let pre = lower_all(sys, &c.requires, &b.pre, None)?;
-    let post = lower_all(sys, &c.ensures, &b.post, b.result)?;
+    let terms = |names: &BTreeMap<String, VarId>| -> BTreeMap<String, Option<Term>> {
+        (names.iter())
+            .map(|(n, v)| (n.clone(), sys.index_of(*v).map(Term::Var)))
+            .collect()
+    };
+    let result = b.result.map(|r| sys.index_of(r).map(Term::Var));
+    let pre = lower_all(sys, &c.requires, &terms(&b.pre), None)?;
+    let post = lower_all(sys, &c.ensures, &terms(&b.post), result)?;
     for (what, f) in [("precondition", &pre), ("postcondition", &post)] {
         if !f.is_alternation_free() {
             return Err(format!("the {what} of `{}` is not in AF^R", c.function));
@@ -155,11 +345,13 @@ pub fn install(sys: &mut System, c: &ir::Contract, b: &Bindings) -> Result<(), S
     Ok(())
 }
 
+/// The conditions over `sys`'s logic, each name standing for its term (`None`: a variable
+/// outside the logic), and `result` for `result`.
 fn lower_all(
     sys: &System,
     conds: &[Assertion],
-    names: &BTreeMap<String, VarId>,
-    result: Option<VarId>,
+    names: &BTreeMap<String, Option<Term>>,
+    result: Option<Option<Term>>,
 ) -> Result<Formula, String> {
     let mut cx = Lower {
         sys,
@@ -180,17 +372,15 @@ const FIRST_BOUND: u32 = 100;
 
 struct Lower<'a> {
     sys: &'a System,
-    names: &'a BTreeMap<String, VarId>,
-    result: Option<VarId>,
+    names: &'a BTreeMap<String, Option<Term>>,
+    result: Option<Option<Term>>,
     bound: Vec<(String, u32)>,
     next: u32,
 }
 
 impl Lower<'_> {
-    fn var(&self, v: VarId, name: &str) -> Result<Term, String> {
-        (self.sys.index_of(v))
-            .map(Term::Var)
-            .ok_or_else(|| format!("`{name}` of the contract is not a pointer of the logic"))
+    fn var(&self, t: Option<Term>, name: &str) -> Result<Term, String> {
+        t.ok_or_else(|| format!("`{name}` of the contract is not a pointer of the logic"))
     }
 
     fn term(&self, t: &CTerm) -> Result<Term, String> {

@@ -34,12 +34,43 @@ pub mod program;
 pub mod replay;
 
 use crate::engine::{Certificate, Engine, Run, Task, Verdict};
+use crate::program::ir::{Callee, FuncId, Op};
 use crate::program::property::{Property, PropertySet};
 use crate::techniques::seed002::flat::Flat;
 use families::{Family, Pred};
 use pdr::{Outcome, Pdr};
 use program::System;
+use std::collections::BTreeSet;
 use std::time::Instant;
+
+/// Assume–guarantee: the contracts of `callees` stand for their calls, so the caller's
+/// verdict rests on them. Each is proved in turn by `prove` (the same engine, on that
+/// function alone); `Some(UNKNOWN)` when one is not proved, naming it and why.
+pub fn callees_hold(
+    callees: &[String],
+    details: &mut Vec<String>,
+    mut prove: impl FnMut(&str, &mut Vec<String>) -> Result<Verdict, String>,
+) -> Result<Option<Verdict>, String> {
+    for g in callees {
+        let mut sub = vec![];
+        let why = match prove(g, &mut sub) {
+            Ok(Verdict::True(_)) => {
+                details.push(format!(
+                    "the calls of `{g}` use its contract, proved first: {}",
+                    sub.first().map_or("", String::as_str)
+                ));
+                continue;
+            }
+            Ok(Verdict::False(cex)) => format!("a run breaks it ({:?})", cex.violation),
+            Ok(Verdict::Unknown(reasons)) => reasons.join("; "),
+            Err(e) => e,
+        };
+        return Ok(Some(Verdict::Unknown(vec![format!(
+            "the calls of `{g}` use its contract, which is not proved: {why}"
+        )])));
+    }
+    Ok(None)
+}
 
 /// The PDR engine.
 #[derive(Clone, Debug, Default)]
@@ -105,10 +136,28 @@ impl Seed003 {
                     .into(),
             );
         }
-        let (flat, bindings) = contract::flat(task.program, name, c)?;
+        let spec = task.domain.spec();
+        let keep = contract::kept(task.program, spec, name);
+        let (flat, bindings) = contract::flat(task.program, name, c, &keep)?;
         let data = data || contract::orders_data(c);
         let mut sys = System::new(flat, task.properties, data)?;
         contract::install(&mut sys, c, &bindings)?;
+        let called: BTreeSet<FuncId> = (sys.flat.edges.iter())
+            .filter_map(|e| match &e.op {
+                Op::Call {
+                    callee: Callee::Func(g),
+                    ..
+                } => Some(*g),
+                _ => None,
+            })
+            .collect();
+        for g in keep.into_iter().filter(|g| called.contains(g)) {
+            let cg = (spec.contracts.iter())
+                .find(|k| task.program.func_by_name(&k.function) == Some(g))
+                .ok_or("a kept function without a contract")?;
+            let s = contract::summary(&sys, task.program, g, cg)?;
+            sys.summaries.insert(g, s);
+        }
         if !check::satisfiable(&sys, &task.budget)? {
             return Err(format!(
                 "the precondition of `{name}` is unsatisfiable: the contract would hold \
@@ -157,6 +206,20 @@ impl Seed003 {
     fn prove(&self, task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
         // The system without data order serves every configuration without `sorted`.
         let mut plain = Some(self.system(task, false)?);
+        let probe = plain.as_ref().ok_or("no system")?;
+        let callees: Vec<String> = (probe.summaries.values())
+            .map(|s| s.function.clone())
+            .collect();
+        let prove = |g: &str, details: &mut Vec<String>| {
+            let callee = Seed003 {
+                function: Some(g.to_string()),
+                ..self.clone()
+            };
+            callee.prove(task, details)
+        };
+        if let Some(unknown) = callees_hold(&callees, details, prove)? {
+            return Ok(unknown);
+        }
         let probe = plain.as_ref().ok_or("no system")?;
         let data = program::compared_field(&probe.flat).is_some();
         let memtrack = task.properties.has(Property::ValidMemtrack);
@@ -219,11 +282,11 @@ impl Seed003 {
                     }));
                 }
                 Outcome::Trace(trace, bad) => {
-                    let (fault, line) = (bad.fault, bad.line);
+                    let line = bad.line;
                     let cuts: Vec<usize> = trace.iter().map(|(c, _)| *c).collect();
                     let label = format!("families {}: ", names.join(", "));
                     let f = self.function.as_deref();
-                    match refute(task, &sys, f, &cuts, (fault, line), &label, details)? {
+                    match refute(task, &sys, f, &cuts, &bad, &label, details)? {
                         Refuted::False(v) => return Ok(v),
                         // Only a configuration that models data more finely (`sorted`
                         // brings the data order) can remove the run.
@@ -279,10 +342,11 @@ pub fn refute(
     sys: &System,
     function: Option<&str>,
     cuts: &[usize],
-    (fault, line): (program::Fault, u32),
+    bad: &program::Bad,
     label: &str,
     details: &mut Vec<String>,
 ) -> Result<Refuted, String> {
+    let (fault, line) = (bad.fault, bad.line);
     let Some(heap) = check::bounded(sys, cuts, fault, &task.budget)? else {
         return Ok(Refuted::Spurious);
     };
@@ -325,7 +389,7 @@ pub fn refute(
     } else {
         format!(
             "the program leaves the logic: {} at line {line}",
-            fault.describe()
+            bad.describe()
         )
     };
     details.push(format!("{label}{what}"));

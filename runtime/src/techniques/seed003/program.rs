@@ -16,8 +16,12 @@
 //! The semantics follow Table 5 with the paper's lowering of a store into store-null then
 //! store; `malloc` returns a fresh unallocated node (or `null` when allocation may fail).
 //! Along tree backbones unallocated nodes have `null` children (an axiom; `free` cuts them).
+//! A call left in the graph goes through the callee's contract ([`Summary`]): its
+//! precondition checked, then the heap and the globals it writes havocked but for its
+//! postcondition.
 //! Integer variables and data fields are not tracked: their conditions are nondeterministic.
 
+use super::contract::Summary;
 use super::epr::{self, Rel, Voc, app1, app2, forall};
 use super::logic::{Formula, Names};
 use crate::program::ir::{Builtin, Callee, Expr, ExprKind, Op, StructId, Type, VarId};
@@ -55,6 +59,8 @@ pub enum Fault {
     Leak,
     /// A return from the function that breaks its contract's postcondition.
     Postcondition,
+    /// A call, through the callee's contract, that may break the callee's precondition.
+    Precondition,
 }
 
 impl Fault {
@@ -62,7 +68,11 @@ impl Fault {
     pub fn is_violation(self) -> bool {
         !matches!(
             self,
-            Fault::Cycle | Fault::Shared | Fault::Unterminated | Fault::Unwritten
+            Fault::Cycle
+                | Fault::Shared
+                | Fault::Unterminated
+                | Fault::Unwritten
+                | Fault::Precondition
         )
     }
 
@@ -74,6 +84,10 @@ impl Fault {
             Fault::Error => "a call of the error function",
             Fault::Leak => "allocated memory that no variable reaches any more (a leak)",
             Fault::Postcondition => "a return that breaks the contract's postcondition",
+            Fault::Precondition => {
+                "a call that may break the precondition of the callee's contract (which \
+                 stands for the callee)"
+            }
             Fault::Cycle => "a store that makes a list cyclic (outside the logic)",
             Fault::Shared => {
                 "a store that gives a tree node a second parent or closes a cycle (outside the \
@@ -285,6 +299,8 @@ pub struct System {
     pub pre: Option<Formula>,
     /// The condition every return must meet: a contract's postcondition.
     pub post: Option<Formula>,
+    /// The contracts that stand for the calls left in the graph (assume–guarantee).
+    pub summaries: BTreeMap<crate::program::ir::FuncId, Summary>,
     index: BTreeMap<VarId, usize>,
     cut_of: BTreeMap<usize, usize>,
     props: PropertySet,
@@ -355,6 +371,7 @@ impl System {
             data_field: if data { data_field } else { None },
             pre: None,
             post: None,
+            summaries: BTreeMap::new(),
             index,
             cut_of,
             props: props.clone(),
@@ -598,7 +615,18 @@ impl System {
                 }
                 exprs.extend(args);
             }
-            Op::Call { .. } | Op::CallPtr { .. } => return Err("a call left after inlining".into()),
+            // Left by the graph for a contract to stand for (see `Ctx::call`).
+            Op::Call {
+                lhs,
+                callee: Callee::Func(_),
+                args,
+            } => {
+                if let Some(l) = lhs {
+                    self.lvalue(l)?;
+                }
+                exprs.extend(args);
+            }
+            Op::CallPtr { .. } => return Err("a call left after inlining".into()),
             Op::Unsupported(what) => return Err(what.clone()),
         }
         exprs.into_iter().try_for_each(|e| self.rvalue(e))
@@ -700,6 +728,11 @@ impl System {
                 callee: Callee::Builtin(b),
                 args,
             } => return ctx.builtin(st, *b, lhs.as_ref(), args),
+            Op::Call {
+                lhs,
+                callee: Callee::Func(g),
+                args,
+            } => ctx.call(st, *g, lhs.as_ref(), args)?,
             _ => return Err("an operation outside the logic".into()),
         }
         Ok(Flow::Go)
@@ -919,6 +952,130 @@ impl Ctx<'_> {
         c
     }
 
+    /// A call of `g` through its contract: each precondition conjunct that names no ghost
+    /// must hold (else the run leaves the logic), then the heap, the globals `g` may write
+    /// and the assigned variable become arbitrary but for the postcondition, known of the
+    /// ghost values that meet the rest of the precondition; the ghosts are instantiated with
+    /// the caller's own ghosts and the pointer arguments (a sound, incomplete choice).
+    fn call(
+        &mut self,
+        st: &mut Sym,
+        g: crate::program::ir::FuncId,
+        lhs: Option<&Expr>,
+        args: &[Expr],
+    ) -> Result<(), String> {
+        let s = (self.sys.summaries.get(&g)).ok_or("a call left after inlining")?;
+        let mut slots = vec![];
+        let mut pointers = vec![];
+        for a in args {
+            if a.ty.pointee().is_some() {
+                let x = self.ptr(st, a)?;
+                pointers.push(x.clone());
+                slots.push(x);
+            } else {
+                self.reads(st, a)?;
+                slots.push(epr::constant("arg"));
+            }
+        }
+        let global = |st: &Sym, v: &VarId| match self.sys.index.get(v) {
+            Some(&i) => st.vars[i].clone(),
+            None => epr::constant("global"),
+        };
+        slots.extend(s.globals.iter().map(|v| global(st, v)));
+        self.sys.unwritten(st, self.line, self.bads);
+        st.unwritten.clear();
+        let pre = self.view(st, slots.clone());
+        for (req, text) in &s.requires {
+            let holds = pre.encode(req);
+            self.bads.push(Bad {
+                fault: Fault::Precondition,
+                line: self.line,
+                cond: Bool::and(&[st.guard(), holds.not()]),
+                what: format!("`{}` of `{}`", text, s.function),
+            });
+            st.cons.push(holds);
+        }
+        // The call: a fresh heap, fresh written globals, a fresh result.
+        let after = self.sys.voc("call", &st.null);
+        st.cons.extend(after.axioms());
+        st.reach = after.reach.clone();
+        st.alloc = after.alloc.clone();
+        st.dle = after.dle.clone();
+        for v in &s.writes {
+            if let Some(&i) = self.sys.index.get(v) {
+                st.vars[i] = epr::constant(&self.sys.names[i]);
+            }
+        }
+        let result = epr::constant("result");
+        if let Some(l) = lhs {
+            match &l.kind {
+                ExprKind::Var(v) => {
+                    if let Some(&i) = self.sys.index.get(v) {
+                        st.vars[i] = result.clone();
+                    }
+                }
+                _ => return Err("a call's result stored outside a variable".into()),
+            }
+        }
+        let exits: Vec<Dynamic> = s.globals.iter().map(|v| global(st, v)).collect();
+        for ghosts in self.instances(st, s.ghosts, &pointers) {
+            let mut at_entry = slots.clone();
+            at_entry.extend(ghosts.iter().cloned());
+            let mut at_exit = at_entry.clone();
+            at_exit.extend(exits.iter().cloned());
+            at_exit.push(result.clone());
+            let given = Voc {
+                vars: at_entry,
+                ..pre.clone()
+            }
+            .encode(&s.given);
+            let ensures = self.view(st, at_exit).encode(&s.ensures);
+            st.cons.push(given.implies(ensures));
+        }
+        Ok(())
+    }
+
+    /// The state `st` seen through binding slots `vars` (for a contract's formulas).
+    fn view(&self, st: &Sym, vars: Vec<Dynamic>) -> Voc {
+        Voc {
+            vars,
+            null: st.null.clone(),
+            reach: st.reach.clone(),
+            alloc: st.alloc.clone(),
+            dle: st.dle.clone(),
+            backbones: self.sys.backbones.iter().map(|(_, m)| m.clone()).collect(),
+        }
+    }
+
+    /// The values a call's `n` ghosts are instantiated with: every choice among the
+    /// caller's own ghosts and the pointer arguments (at most 64 choices; none when there
+    /// are no ghosts but the one empty choice).
+    fn instances(&self, st: &Sym, n: usize, pointers: &[Dynamic]) -> Vec<Vec<Dynamic>> {
+        let mut terms: Vec<Dynamic> = pointers.to_vec();
+        for (i, v) in self.sys.vars.iter().enumerate() {
+            if self.sys.flat.prog.vars[v.0 as usize]
+                .name
+                .ends_with("#ghost")
+            {
+                terms.push(st.vars[i].clone());
+            }
+        }
+        let mut out: Vec<Vec<Dynamic>> = vec![vec![]];
+        for _ in 0..n {
+            out = (out.iter())
+                .flat_map(|pre| {
+                    terms.iter().map(move |t| {
+                        let mut p = pre.clone();
+                        p.push(t.clone());
+                        p
+                    })
+                })
+                .take(64)
+                .collect();
+        }
+        out
+    }
+
     /// A freed node `a` gets `null` children along every backbone field (`members`), as
     /// the logic's axiom for unallocated nodes demands (their contents are undefined in C,
     /// and no path reads them without a dereference fault): each field's relation loses
@@ -1118,6 +1275,11 @@ fn copy_transfer(
         }
     };
     let (target, source) = match op {
+        // A call through a contract may write any global: no copy survives it.
+        Op::Call {
+            callee: Callee::Func(_),
+            ..
+        } => return BTreeSet::new(),
         Op::Assign { lhs, rhs } => (var(lhs), var(rhs)),
         Op::Call { lhs: Some(l), .. } => (var(l), None),
         Op::Havoc(v) => (index.get(v).copied(), None),

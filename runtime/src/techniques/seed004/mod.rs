@@ -90,6 +90,17 @@ impl Seed004 {
 
     fn prove(&self, task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
         let sys = self.system(task)?;
+        let callees: Vec<String> = sys.summaries.values().map(|s| s.function.clone()).collect();
+        let prove = |g: &str, details: &mut Vec<String>| {
+            let callee = Seed004 {
+                function: Some(g.to_string()),
+                ..self.clone()
+            };
+            callee.prove(task, details)
+        };
+        if let Some(unknown) = crate::techniques::seed003::callees_hold(&callees, details, prove)? {
+            return Ok(unknown);
+        }
         let (assumed, propagated) = propagate::propagate(&sys, &task.budget)?;
         let preds: Vec<Preds> = (0..sys.cuts.len())
             .map(|c| predicates::discover(&sys, c))
@@ -160,7 +171,7 @@ impl Seed004 {
             Outcome::Fault(cuts, bad) => {
                 let f = self.function.as_deref();
                 let line = bad.line;
-                match refute(task, &sys, f, &cuts, (bad.fault, line), "", details)? {
+                match refute(task, &sys, f, &cuts, &bad, "", details)? {
                     Refuted::False(v) => Ok(v),
                     Refuted::Model(what) => Err(what),
                     Refuted::Spurious => {
