@@ -65,10 +65,7 @@ pub fn flat(
         b.post.insert(name.clone(), copy);
     }
     for g in &c.globals {
-        let v = (0..prog.vars.len())
-            .map(|i| VarId(i as u32))
-            .find(|&v| prog.var(v).kind == VarKind::Global && prog.var(v).name == *g)
-            .ok_or_else(|| format!("the contract of `{function}` reads `{g}`, not a global"))?;
+        let v = global(prog, function, g)?;
         b.pre.insert(g.clone(), v);
         b.post.insert(g.clone(), v);
     }
@@ -97,6 +94,14 @@ pub fn flat(
         flat.exit_uses.insert(r);
     }
     Ok((flat, b))
+}
+
+/// The C global `name` that the contract of `function` declares.
+fn global(prog: &Program, function: &str, name: &str) -> Result<VarId, String> {
+    (0..prog.vars.len())
+        .map(|i| VarId(i as u32))
+        .find(|&v| prog.var(v).kind == VarKind::Global && prog.var(v).name == name)
+        .ok_or_else(|| format!("the contract of `{function}` reads `{name}`, not a global"))
 }
 
 /// The functions whose contracts stand for their calls in `function`'s graph
@@ -221,12 +226,7 @@ pub fn summary(
         }
     }
     let globals: Vec<VarId> = (c.globals.iter())
-        .map(|n| {
-            (0..prog.vars.len())
-                .map(|i| VarId(i as u32))
-                .find(|&v| prog.var(v).kind == VarKind::Global && prog.var(v).name == *n)
-                .ok_or_else(|| format!("the contract of `{name}` reads `{n}`, not a global"))
-        })
+        .map(|n| global(prog, name, n))
         .collect::<Result<_, _>>()?;
     let (p, m, k) = (c.params.len(), globals.len(), c.ghosts.len());
     let slot = |i: usize| Some(Term::Var(i));

@@ -486,14 +486,7 @@ impl System {
     /// At the exit: a fault when the state breaks the postcondition, if there is one.
     fn postcondition(&self, st: &Sym, bads: &mut Vec<Bad>) {
         let Some(post) = &self.post else { return };
-        let now = Voc {
-            vars: st.vars.clone(),
-            null: st.null.clone(),
-            reach: st.reach.clone(),
-            alloc: st.alloc.clone(),
-            dle: st.dle.clone(),
-            backbones: self.backbones.iter().map(|(_, m)| m.clone()).collect(),
-        };
+        let now = self.view(st, st.vars.clone());
         let names = Names {
             vars: &self.names,
             fields: &self.relations,
@@ -546,6 +539,19 @@ impl System {
             cond: Bool::and(&[st.guard(), Bool::and(&lost)]),
             what: String::new(),
         });
+    }
+
+    /// The state `st` seen through the slots `vars` (its variables, or a contract's
+    /// bindings), for encoding a contract's formulas.
+    fn view(&self, st: &Sym, vars: Vec<Dynamic>) -> Voc {
+        Voc {
+            vars,
+            null: st.null.clone(),
+            reach: st.reach.clone(),
+            alloc: st.alloc.clone(),
+            dle: st.dle.clone(),
+            backbones: self.backbones.iter().map(|(_, m)| m.clone()).collect(),
+        }
     }
 
     /// At the end of a path: a fault for each node the path took from `malloc` that is
@@ -984,7 +990,7 @@ impl Ctx<'_> {
         slots.extend(s.globals.iter().map(|v| global(st, v)));
         self.sys.unwritten(st, self.line, self.bads);
         st.unwritten.clear();
-        let pre = self.view(st, slots.clone());
+        let pre = self.sys.view(st, slots.clone());
         for (req, text) in &s.requires {
             let holds = pre.encode(req);
             self.bads.push(Bad {
@@ -1029,22 +1035,10 @@ impl Ctx<'_> {
                 ..pre.clone()
             }
             .encode(&s.given);
-            let ensures = self.view(st, at_exit).encode(&s.ensures);
+            let ensures = self.sys.view(st, at_exit).encode(&s.ensures);
             st.cons.push(given.implies(ensures));
         }
         Ok(())
-    }
-
-    /// The state `st` seen through binding slots `vars` (for a contract's formulas).
-    fn view(&self, st: &Sym, vars: Vec<Dynamic>) -> Voc {
-        Voc {
-            vars,
-            null: st.null.clone(),
-            reach: st.reach.clone(),
-            alloc: st.alloc.clone(),
-            dle: st.dle.clone(),
-            backbones: self.sys.backbones.iter().map(|(_, m)| m.clone()).collect(),
-        }
     }
 
     /// The values a call's `n` ghosts are instantiated with: every choice among the
