@@ -4,7 +4,9 @@
 //! payload cleared with `memset`, and segments owning a struct without pointers are proved by
 //! the shape engine alone with a re-checked certificate, the owned blocks absorbed into the
 //! summarised cells; each twin (a buffer not freed, a payload freed twice, a block too small
-//! for its struct) gets a replayed counterexample from the shape engine.
+//! for its struct) gets a replayed counterexample from the shape engine. Lists whose cells
+//! each own a sub-list of another struct (through a link, not a raw field) are proved the
+//! same way, whether the sub-lists are drained through the link or through a cursor.
 
 #[path = "common/shape.rs"]
 mod shape;
@@ -119,4 +121,26 @@ fn a_payload_pointer_into_its_own_cell_is_told_from_an_owned_block() {
         "valid-memsafety",
     );
     assert!(!out.starts_with("TRUE"), "{out}");
+}
+
+#[test]
+fn sub_lists_of_another_struct_are_freed_with_their_owners() {
+    for name in ["sub_lists.c", "sub_list_cursor.c"] {
+        for model in ["LP64", "ILP32"] {
+            let out = shape_in(&program("valid-memtrack", name), "valid-memsafety", model);
+            assert_proved(&out);
+        }
+    }
+    let bug = shape_in(
+        &program("valid-memtrack", "sub_lists_bug.c"),
+        "valid-memsafety",
+        "LP64",
+    );
+    assert_refuted(&bug, "FALSE(valid-memtrack)");
+    let bug = shape_in(
+        &program("valid-memtrack", "sub_list_cursor_bug.c"),
+        "valid-memsafety",
+        "LP64",
+    );
+    assert_refuted(&bug, "FALSE(valid-deref)");
 }

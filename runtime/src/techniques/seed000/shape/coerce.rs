@@ -25,7 +25,7 @@ use std::cell::OnceCell;
 fn entered(
     v: &Vocab,
     g: &Graph,
-    pt: usize,
+    (pt, link): (usize, Option<usize>),
     f: usize,
     targets: &[usize],
     change: Option<(usize, usize, bool)>,
@@ -34,7 +34,12 @@ fn entered(
         Some((u, w, only)) if a == u => (b == w) == only && (only || g.get(v, f, &[a, b]) != F),
         _ => g.get(v, f, &[a, b]) != F,
     };
-    let start = (0..g.n).map(|u| g.get(v, pt, &[u]) != F).collect();
+    let start = (0..g.n)
+        .map(|u| match link {
+            None => g.get(v, pt, &[u]) != F,
+            Some(c) => (0..g.n).any(|s| g.get(v, pt, &[s]) != F && g.get(v, c, &[s, u]) != F),
+        })
+        .collect();
     let may = closure_of(start, edge);
     targets.iter().all(|&t| may[t])
 }
@@ -51,6 +56,89 @@ fn closure_of(mut may: Vec<bool>, edge: impl Fn(usize, usize) -> bool) -> Vec<bo
         }
     }
     may
+}
+
+/// The entry law of a reachability instance `r` along single field `f` from a source: a
+/// pointer's targets (`pt`), or the targets of link `c` of the pointer's cells (`(pt, Some(c))`).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    r: usize,
+    pt: (usize, Option<usize>),
+    f: usize,
+    /// The cyclicity instance `f+(v, v)` of the same field, if the vocabulary has one.
+    cyclic: Option<usize>,
+}
+
+impl Entry {
+    fn new(v: &Vocab, inst: &Instr, pt: (usize, Option<usize>), f: usize) -> Entry {
+        let cyclic = v.instr.iter().find_map(|j| {
+            let diagonal = matches!(
+                v.decl(j.pred).body,
+                Formula::Closure {
+                    rel: Rel::Field(0),
+                    reflexive: false,
+                    from: 0,
+                    to: 0
+                }
+            );
+            (diagonal
+                && j.roles == [f]
+                && j.strukt == inst.strukt
+                && j.pointer.is_none()
+                && j.root.is_none())
+            .then_some(j.id)
+        });
+        Entry {
+            r: inst.id,
+            pt,
+            f: v.field_pred(f),
+            cyclic,
+        }
+    }
+
+    /// The one single cell the source definitely is, if it is one.
+    fn single_source(&self, v: &Vocab, g: &Graph) -> Option<usize> {
+        let one = |vals: Vec<(usize, Kleene)>| -> Option<usize> {
+            let mut hits = vals.into_iter().filter(|(_, k)| *k != F);
+            let (u, k) = hits.next()?;
+            (hits.next().is_none() && k == T && g.sm[u] == F).then_some(u)
+        };
+        let s = one((0..g.n).map(|u| (u, g.get(v, self.pt.0, &[u]))).collect())?;
+        match self.pt.1 {
+            None => Some(s),
+            Some(c) => one((0..g.n).map(|u| (u, g.get(v, c, &[s, u]))).collect()),
+        }
+    }
+
+    /// No way back to an acyclic source: when the source is one cell `w` on no `f` cycle,
+    /// every cell `w` reaches (where `r` is 1) has no `f` edge to `w`, which would close a
+    /// cycle through it. Sets such 1/2 edges to 0; `None` if one is 1; true if one was set.
+    /// Without it, a sub-list's head focused out of the summary of its cells kept 1/2 edges
+    /// back from them, and the cells after the head's successor looked possibly unreached.
+    fn no_way_back(&self, v: &Vocab, g: &mut Graph) -> Option<bool> {
+        let Some(cyc) = self.cyclic else {
+            return Some(false);
+        };
+        let Some(w) = self.single_source(v, g) else {
+            return Some(false);
+        };
+        if g.get(v, cyc, &[w]) != F {
+            return Some(false);
+        }
+        let mut changed = false;
+        let reached: Vec<usize> = (0..g.n).filter(|&u| g.get(v, self.r, &[u]) == T).collect();
+        for u in reached {
+            match g.get(v, self.f, &[u, w]) {
+                T => return None,
+                H => {
+                    g.set(v, self.f, &[u, w], F);
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        Some(changed)
+    }
 }
 
 /// An atom of a clause, over the clause's variables.
@@ -77,9 +165,9 @@ struct Clause {
 #[derive(Clone, Debug, Default)]
 pub struct Constraints {
     clauses: Vec<Clause>,
-    /// Entry laws of reachability from a pointer along one field: (instance id, the
-    /// pointer's `pt` id, the field's id).
-    entries: Vec<(usize, usize, usize)>,
+    /// Entry laws of reachability from a pointer (or from the link of its cell) along one
+    /// field.
+    entries: Vec<Entry>,
     /// First-step laws of reflexive closures `S = R*`: (struct, `S`'s id, `R(0, 1)`).
     steps: Vec<(StructId, usize, Atom)>,
     /// Exit laws: (an instance `p` reaching from a source, its source, another instance `q`
@@ -101,9 +189,9 @@ enum Source {
 impl Source {
     fn of(v: &Vocab, inst: &Instr) -> Option<Source> {
         match (inst.pointer, inst.root) {
-            (Some(x), _) => Some(Source::Pointer(v.pt(x))),
+            (Some(x), None) => Some(Source::Pointer(v.pt(x))),
             (None, Some(c)) => Some(Source::Link(v.field_pred(c))),
-            (None, None) => None,
+            _ => None,
         }
     }
 
@@ -256,13 +344,22 @@ impl Constraints {
             c.definition(v, i, inst);
             c.closure_laws(v, i, inst);
             if v.reaching[i]
-                && let (Some(f), Some(x)) = (single_field_reach(v, inst), inst.pointer)
+                && let (Some(f), Some(x)) = (single_field_reach(v, inst), inst.only_pointer())
             {
-                c.entries.push((inst.id, v.pt(x), v.field_pred(f)));
+                c.entries.push(Entry::new(v, inst, (v.pt(x), None), f));
+            }
+            // Reachability from the link of a pointer's cell (`<x->c>`) enters the same way,
+            // from the nodes that link may point to.
+            if let (Some(f), Some(x), Some(link)) =
+                (single_field_reach(v, inst), inst.pointer, inst.root)
+                && v.reaches_from_pointer(i)
+            {
+                c.entries
+                    .push(Entry::new(v, inst, (v.pt(x), Some(v.field_pred(link))), f));
             }
         }
         for (i, inst) in v.instr.iter().enumerate() {
-            if let Some(link) = inst.root.filter(|_| v.rooting[i])
+            if let Some(link) = inst.only_root().filter(|_| v.rooting[i])
                 && let Some(step) = c.step_of(v, i, inst)
             {
                 c.root_entries.push((inst.id, v.field_pred(link), step));
@@ -284,7 +381,13 @@ impl Constraints {
     /// true if an edge was set.
     fn entries(&self, v: &Vocab, g: &mut Graph) -> Option<bool> {
         let mut changed = false;
-        for &(r, pt, f) in &self.entries {
+        for e in &self.entries {
+            if !e.no_way_back(v, g)? {
+                continue;
+            }
+            changed = true;
+        }
+        for &Entry { r, pt, f, .. } in &self.entries {
             let targets: Vec<usize> = (0..g.n).filter(|&t| g.get(v, r, &[t]) == T).collect();
             if targets.is_empty() {
                 continue;
@@ -322,7 +425,11 @@ impl Constraints {
             .instr
             .iter()
             .enumerate()
-            .filter(|(i, _)| v.reaching[*i] || v.rooting[*i])
+            .filter(|(i, inst)| {
+                v.reaching[*i]
+                    || v.rooting[*i]
+                    || (inst.pointer.is_some() && inst.root.is_some() && v.reaches_from_pointer(*i))
+            })
             .collect();
         for &(_, a) in &reaching {
             for &(j, b) in &reaching {
@@ -332,9 +439,27 @@ impl Constraints {
                 {
                     self.exits.push((a.id, src, b.id, step));
                 }
+                // What the link `c` of `x`'s cell reaches (`b = r<x->c>`) is reached by `a`
+                // once the link's target is: `a(w) && x(s) && c(s, w) && b(v) -> a(v)`.
+                if let (Some(x), Some(c)) = (b.pointer, b.root)
+                    && a.id != b.id
+                    && (a.pred, &a.roles, a.strukt) == (b.pred, &b.roles, b.strukt)
+                {
+                    self.clauses.push(Clause {
+                        strukt: None,
+                        vars: 3,
+                        lits: vec![
+                            (false, Atom::Stored(a.id, vec![0])),
+                            (false, Atom::Stored(v.pt(x), vec![2])),
+                            (false, Atom::Stored(v.field_pred(c), vec![2, 0])),
+                            (false, Atom::Stored(b.id, vec![1])),
+                            (true, Atom::Stored(a.id, vec![1])),
+                        ],
+                    });
+                }
                 // `a` is a pointer's or a root instance (reachability from the targets of a
                 // link field); `b` is another pointer's.
-                let Some(y) = b.pointer else { continue };
+                let Some(y) = b.only_pointer() else { continue };
                 if a.pointer == Some(y)
                     || a.pred != b.pred
                     || a.roles != b.roles
@@ -352,7 +477,25 @@ impl Constraints {
                         (true, Atom::Stored(a.id, vec![1])),
                     ],
                 );
-                let Some(x) = a.pointer else { continue };
+                // The same from the target of link `c` of `x`'s cell (one cell too):
+                // `r<x->c>(v) && x(s) && c(s, a) && a != v && f(a, b) && y(b) -> r<y>(v)`.
+                if let (Some(x), Some(c), Some(f)) = (a.pointer, a.root, single_field_reach(v, a)) {
+                    // Over the nodes of every type: the holder `s` is of another struct.
+                    self.clauses.push(Clause {
+                        strukt: None,
+                        vars: 4,
+                        lits: vec![
+                            (false, Atom::Stored(a.id, vec![2])),
+                            (false, Atom::Stored(v.pt(x), vec![3])),
+                            (false, Atom::Stored(v.field_pred(c), vec![3, 0])),
+                            (true, Atom::Eq(0, 2)),
+                            (false, Atom::Stored(v.field_pred(f), vec![0, 1])),
+                            (false, Atom::Stored(v.pt(y), vec![1])),
+                            (true, Atom::Stored(b.id, vec![2])),
+                        ],
+                    });
+                }
+                let Some(x) = a.only_pointer() else { continue };
                 // Along a single field f, a path from x's target to another node leaves
                 // through its one successor: `r<x>(v) && x(a) && a != v && f(a, b) && y(b)
                 // -> r<y>(v)` (after `y = x->f`).
@@ -430,7 +573,7 @@ impl Constraints {
                 Some(fi) => Atom::Stored(v.field_pred(*fi), vec![*a, *b]),
                 None => Atom::Formula(i, f),
             },
-            Formula::Pointer(a) => match inst.pointer {
+            Formula::Pointer(a) => match inst.only_pointer() {
                 Some(x) => Atom::Stored(v.pt(x), vec![*a]),
                 None => Atom::Formula(i, f),
             },
@@ -439,7 +582,7 @@ impl Constraints {
                     .iter()
                     .filter_map(|r| inst.roles.get(*r).copied())
                     .collect();
-                let pointer = v.decl(*p).pointer.as_ref().and(inst.pointer);
+                let pointer = v.decl(*p).pointer.as_ref().and(inst.only_pointer());
                 match v.stored(*p, &bound, pointer) {
                     Some(j) => Atom::Stored(v.instr[j].id, args.clone()),
                     None => Atom::Formula(i, f),
@@ -530,7 +673,7 @@ impl Constraints {
                 }
                 // p<x>(v) && x(u) -> A(u, v) for `p<x>(v) = exists u. x(u) && A(u, v)`: x
                 // points to one cell, so that cell is the witness.
-                if let (Some(x), Some(rest)) = (inst.pointer, pointer_conjunct(body, *u)) {
+                if let (Some(x), Some(rest)) = (inst.only_pointer(), pointer_conjunct(body, *u)) {
                     // In the clause, variable 0 is the cell x points to and 1 is v.
                     let swap = |k: &usize| match k {
                         0 => Some(1),
@@ -929,7 +1072,7 @@ fn bind_rel(inst: &Instr, rel: &Rel) -> Option<BoundRel> {
 fn reflexive_companion(v: &Vocab, inst: &Instr, rel: &Rel) -> Option<usize> {
     let want = bind_rel(inst, rel)?;
     v.instr.iter().find_map(|j| {
-        if j.strukt != inst.strukt || j.pointer.is_some() {
+        if j.strukt != inst.strukt || j.pointer.is_some() || j.root.is_some() {
             return None;
         }
         match &v.decl(j.pred).body {

@@ -54,6 +54,9 @@ enum Shape {
     /// Unary `exists u. x(u) && R*(u, v)` with `x(u)` read as "some cell's link field `c`
     /// points to `u`" (a root instance), whose link edges did not change.
     FromRoot(usize),
+    /// Unary `exists u. x(u) && R*(u, v)` with `x(u)` read as "the link `c` of the cell
+    /// tracked pointer `x` points to points to `u`", neither of which changed.
+    FromPointerLink(usize, usize),
 }
 
 fn rank(k: Kleene) -> u8 {
@@ -112,7 +115,7 @@ impl ClosureDelta {
             return None;
         }
         let decl = v.decl(inst.pred);
-        let (rel, roles, shape) = match (&decl.body, inst.pointer) {
+        let (rel, roles, shape) = match (&decl.body, inst.only_pointer()) {
             (
                 Formula::Closure {
                     rel,
@@ -138,8 +141,18 @@ impl ClosureDelta {
                 let (rel, roles) = reach_body(v, *u, body, &inst.roles)?;
                 (rel, roles, Shape::FromPointer(x))
             }
+            (Formula::Exists(u, body), None)
+                if decl.arity == 1 && inst.pointer.is_some() && inst.root.is_some() =>
+            {
+                let (x, c) = (inst.pointer?, inst.root?);
+                if moved(v, x, old, new) || rerooted(v, c, old, new) {
+                    return None;
+                }
+                let (rel, roles) = reach_body(v, *u, body, &inst.roles)?;
+                (rel, roles, Shape::FromPointerLink(x, c))
+            }
             (Formula::Exists(u, body), None) if decl.arity == 1 => {
-                let c = inst.root?;
+                let c = inst.only_root()?;
                 if rerooted(v, c, old, new) {
                     return None;
                 }
@@ -218,6 +231,16 @@ impl ClosureDelta {
                     .collect(),
                 Shape::FromRoot(c) => (0..g.n)
                     .map(|u| (u, root_at(v, g, c, u)))
+                    .filter(|(_, k)| *k != F)
+                    .collect(),
+                Shape::FromPointerLink(x, c) => (0..g.n)
+                    .map(|u| {
+                        let f = v.field_pred(c);
+                        let k = (0..g.n).fold(F, |acc, s| {
+                            acc.or(g.get(v, v.pt(x), &[s]).and(g.get(v, f, &[s, u])))
+                        });
+                        (u, k)
+                    })
                     .filter(|(_, k)| *k != F)
                     .collect(),
                 _ => vec![(t[0], T)],
@@ -359,7 +382,9 @@ impl ClosureDelta {
         (v.instr.iter())
             .filter(|sib| self.reaches_over(v, sib))
             .filter(|sib| {
-                let Some(y) = sib.pointer else { return false };
+                let Some(y) = sib.only_pointer() else {
+                    return false;
+                };
                 edges.iter().any(|&(a, b)| {
                     new.get(v, v.pt(y), &[b]) == T
                         && old.get(v, v.pt(y), &[b]) == T
@@ -461,7 +486,9 @@ fn anchors(v: &Vocab, inst: &Instr, x: usize, old: &Graph, new: &Graph) -> Vec<(
         .iter()
         .filter(|sib| sib.pred == inst.pred && sib.roles == inst.roles)
         .filter_map(|sib| {
-            let y = sib.pointer.filter(|y| *y != x && !moved(v, *y, old, new))?;
+            let y = sib
+                .only_pointer()
+                .filter(|y| *y != x && !moved(v, *y, old, new))?;
             Some((single_target(v, old, y)?, sib.id))
         })
         .collect()
@@ -530,7 +557,7 @@ fn touched_unknown(v: &Vocab, g: &Graph, a: usize) -> bool {
 /// summary with a possible self-edge and a possible edge from `w` looks only possibly
 /// reachable from `w`. Returns per node the known value, `None` where nothing is known.
 pub fn retarget(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec<Option<Kleene>>> {
-    let x = inst.pointer?;
+    let x = inst.only_pointer()?;
     if old.n != new.n || v.decl(inst.pred).arity != 1 || !moved(v, x, old, new) {
         return None;
     }
@@ -621,7 +648,7 @@ fn root_reach(
         return None;
     }
     for sib in root_siblings(v, inst) {
-        let Some(c) = sib.root.filter(|c| !rerooted(v, *c, old, new)) else {
+        let Some(c) = sib.only_root().filter(|c| !rerooted(v, *c, old, new)) else {
             continue;
         };
         let roots: Vec<usize> = (0..new.n).filter(|&r| root_at(v, new, c, r) != F).collect();
@@ -638,7 +665,7 @@ fn root_reach(
 /// The root instances of the same predicate, roles and struct as instance `inst`.
 fn root_siblings<'v>(v: &'v Vocab, inst: &'v Instr) -> impl Iterator<Item = &'v Instr> {
     v.instr.iter().filter(|sib| {
-        sib.root.is_some()
+        sib.only_root().is_some()
             && sib.pred == inst.pred
             && sib.roles == inst.roles
             && sib.strukt == inst.strukt
@@ -652,7 +679,7 @@ fn root_siblings<'v>(v: &'v Vocab, inst: &'v Instr) -> impl Iterator<Item = &'v 
 fn root_anchors(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Vec<(usize, usize)> {
     root_siblings(v, inst)
         .filter_map(|sib| {
-            let c = sib.root?;
+            let c = sib.only_root()?;
             if rerooted(v, c, old, new) {
                 return None;
             }
@@ -679,7 +706,10 @@ fn cyclic_at(v: &Vocab, old: &Graph, (rel, roles): (&Rel, &[usize]), w0: usize) 
         else {
             return None;
         };
-        (c.pointer.is_none() && v.carries(old.ty[w0], c.strukt) && bound(r, &c.roles) == key)
+        (c.pointer.is_none()
+            && c.root.is_none()
+            && v.carries(old.ty[w0], c.strukt)
+            && bound(r, &c.roles) == key)
             .then(|| old.get(v, c.id, &[w0]))
             .filter(|k| *k != H)
     })
@@ -703,7 +733,7 @@ fn bound(rel: &Rel, roles: &[usize]) -> (Option<shapecheck_dsl::ir::PredId>, Vec
 /// link that may hold an unknown value (whose 1/2 edges can hide a change) gives `None`, as
 /// does a changed relation. Returns per node the known value, `None` where nothing is known.
 pub fn reroot(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Option<Vec<Option<Kleene>>> {
-    let c = inst.root?;
+    let c = inst.only_root()?;
     if old.n != new.n
         || v.decl(inst.pred).arity != 1
         || link_unknown(v, c, old)
@@ -800,4 +830,90 @@ fn single_target(v: &Vocab, g: &Graph, x: usize) -> Option<usize> {
         }
     }
     hit
+}
+
+/// The relation of closure instance `inst` with the fields its roles are bound to: `R` of
+/// `R*(v, w)`, `R+(v, w)`, `R+(v, v)`, or of reachability from a pointer or a link's
+/// targets.
+fn closure_relation(v: &Vocab, inst: &Instr) -> Option<(Rel, Vec<usize>)> {
+    match &v.decl(inst.pred).body {
+        Formula::Closure { rel, .. } => Some((rel.clone(), inst.roles.clone())),
+        Formula::Exists(u, body) if inst.pointer.is_some() || inst.root.is_some() => {
+            reach_body(v, *u, body, &inst.roles)
+        }
+        _ => None,
+    }
+}
+
+/// Per node `w` of `old`, whether closure instance `inst` keeps its old value on every tuple
+/// ending in `w` when the update only took away edges that touch the nodes `gone` (freed or
+/// removed cells): no path of the relation leads from a gone node to `w`. A path to `w` that
+/// used a removed edge passed through a gone node, and a pointer or link that lost a target
+/// lost a gone node; every other path and source is still there. `None` when `inst` is no
+/// closure. Without this, freeing the head of one sub-list of a list of lists re-evaluated
+/// the reachability from the links on the summary of the other sub-lists, which is 1/2 on a
+/// summary reached through a 1/2 link edge.
+pub fn beyond_gone(v: &Vocab, inst: &Instr, old: &Graph, gone: &[usize]) -> Option<Vec<bool>> {
+    let (rel, roles) = closure_relation(v, inst)?;
+    let star = Formula::Closure {
+        rel,
+        reflexive: true,
+        from: 0,
+        to: 1,
+    };
+    let ev = Eval::new(v, old, inst, None);
+    Some(
+        (0..old.n)
+            .map(|w| {
+                gone.iter()
+                    .all(|&u| ev.formula(&star, &roles, vec![u, w]) == F)
+            })
+            .collect(),
+    )
+}
+
+/// Known values of an instance `<x->c>` (reachability from the cell the link `c` of `x`'s
+/// cell points to) read off a sibling instance (same predicate, roles and struct) with the
+/// same source in `g`: a pointer that definitely points to that one cell, or `<y->c>` for a
+/// pointer `y` that definitely points to `x`'s cell. A link that is definitely NULL (no edge,
+/// not unknown) makes the instance 0 everywhere. After `o->items = t` the sub-list of `o` is
+/// what `t` reaches, and after `o = next` it is what `<next->items>` was; re-evaluating
+/// the definition across a summary's 1/2 edges loses both. Returns per node the known
+/// value, `None` where nothing is known.
+pub fn relink(v: &Vocab, inst: &Instr, g: &Graph) -> Option<Vec<Option<Kleene>>> {
+    let (x, c) = (inst.pointer?, inst.root?);
+    if v.decl(inst.pred).arity != 1 {
+        return None;
+    }
+    let s = single_target(v, g, x)?;
+    let siblings = || {
+        v.instr.iter().filter(|j| {
+            j.id != inst.id && (j.pred, &j.roles, j.strukt) == (inst.pred, &inst.roles, inst.strukt)
+        })
+    };
+    let same_cell = |j: &&Instr| {
+        j.root == Some(c) && j.pointer.is_some_and(|y| single_target(v, g, y) == Some(s))
+    };
+    let sib = match siblings().find(same_cell) {
+        Some(sib) => sib,
+        None => {
+            let f = v.field_pred(c);
+            let mut targets = (0..g.n).filter(|&w| g.get(v, f, &[s, w]) != F);
+            let Some(w) = targets.next() else {
+                return (g.get(v, v.undef(c), &[s]) == F).then(|| vec![Some(F); g.n]);
+            };
+            if targets.next().is_some() || g.sm[w] != F || g.get(v, f, &[s, w]) != T {
+                return None;
+            }
+            siblings().find(|j| {
+                j.only_pointer()
+                    .is_some_and(|y| single_target(v, g, y) == Some(w))
+            })?
+        }
+    };
+    Some(
+        (0..g.n)
+            .map(|u| Some(g.get(v, sib.id, &[u])).filter(|k| *k != H))
+            .collect(),
+    )
 }

@@ -247,7 +247,13 @@ impl Sem3 for Eval<'_> {
     /// field does (`exists s. c(s, a)` over every node, of any type).
     fn pointer(&self, a: usize) -> Kleene {
         match (self.inst.pointer, self.inst.root) {
-            (Some(x), _) => self.read(self.v.pt(x), &[a]),
+            (Some(x), Some(c)) => {
+                let (pt, f) = (self.v.pt(x), self.v.field_pred(c));
+                (0..self.g.n).fold(F, |acc, s| {
+                    acc.or(self.read(pt, &[s]).and(self.read(f, &[s, a])))
+                })
+            }
+            (Some(x), None) => self.read(self.v.pt(x), &[a]),
             (None, Some(c)) => {
                 let f = self.v.field_pred(c);
                 (0..self.g.n).fold(F, |acc, s| acc.or(self.read(f, &[s, a])))
@@ -289,7 +295,10 @@ impl Sem3 for Eval<'_> {
         body: &dyn Fn(&[usize], &[usize]) -> Kleene,
     ) -> Kleene {
         let decl = self.v.decl(p);
-        let pointer = decl.pointer.as_ref().and(self.inst.pointer);
+        let pointer = decl.pointer.as_ref().and(self.inst.only_pointer());
+        if decl.pointer.is_some() && pointer.is_none() {
+            return body(roles, args);
+        }
         match self.v.stored(p, roles, pointer) {
             Some(i) => self.read(self.v.instr[i].id, args),
             None => body(roles, args),

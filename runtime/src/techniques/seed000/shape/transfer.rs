@@ -19,7 +19,7 @@
 
 use super::coerce::{Constraints, single_field_reach};
 use super::data;
-use super::delta::{ClosureDelta, reroot, retarget};
+use super::delta::{ClosureDelta, beyond_gone, relink, reroot, retarget};
 use super::formula::{Changes, Eval, tuples};
 use super::graph::{F, Graph, H, T, join};
 use super::vocab::{PredKind, Vocab};
@@ -78,13 +78,16 @@ pub struct Transfer<'a> {
     pub memtrack: bool,
     /// Variables whose address is taken (no copied constants for them).
     pub escaped: std::collections::BTreeSet<VarId>,
-    /// Per tracked pointer, its reachability instances along several fields (see
-    /// [`Transfer::focus_reach`]).
+    /// Per tracked pointer, its reachability instances along several fields or from the link
+    /// of its cell (see [`Transfer::focus_reach`]).
     pub tree_reach: Vec<Vec<usize>>,
 }
 
 /// Per tracked pointer of `v`, the ids of its reachability-from-a-pointer instances whose
-/// relation is not a single field (`dreach<x>` of a tree).
+/// relation is not a single field (`dreach<x>` of a tree), and of its reachability along one
+/// field from the link of its cell (`<x->items>` of a list of lists: the sub-list of the cell
+/// `x` names, summarised with the other cells' sub-lists until `x` names it). A tree held by
+/// a link is left to `dreach<x>`: splitting on it too multiplied a stack walk's graphs.
 pub fn tree_reach(v: &Vocab) -> Vec<Vec<usize>> {
     (0..v.vars.len())
         .map(|x| {
@@ -92,9 +95,11 @@ pub fn tree_reach(v: &Vocab) -> Vec<Vec<usize>> {
                 .iter()
                 .enumerate()
                 .filter(|(i, inst)| {
-                    inst.pointer == Some(x)
-                        && v.reaching[*i]
-                        && single_field_reach(v, inst).is_none()
+                    let tree = v.reaching[*i] && single_field_reach(v, inst).is_none();
+                    let sub = inst.root.is_some()
+                        && v.reaches_from_pointer(*i)
+                        && single_field_reach(v, inst).is_some();
+                    inst.pointer == Some(x) && (tree || sub)
                 })
                 .map(|(_, inst)| inst.id)
                 .collect()
@@ -172,7 +177,9 @@ impl<'a> Transfer<'a> {
     /// children's subtrees share one summary node, the subtree of `x` and the rest become
     /// nodes of their own, which the abstraction then keeps apart: freeing a cell whose
     /// other child `x` names keeps what it reaches reachable. (Along a single field, the
-    /// entry laws of coerce already make the value definite.) Only valid-memtrack and
+    /// entry laws of coerce already make the value definite.) The same for reachability
+    /// from the link of `x`'s cell (`<x->items>`): after `x = x->next` in a list of lists,
+    /// the sub-list of `x`'s cell leaves the summary of the sub-lists. Only valid-memtrack and
     /// valid-memcleanup need reachability to be definite; without them the split would
     /// only multiply the graphs.
     fn focus_reach(&self, g: Graph, x: usize) -> Vec<Graph> {
@@ -482,14 +489,16 @@ impl<'a> Transfer<'a> {
     /// Re-evaluates the instrumentation predicates of `new` (whose core predicates differ
     /// from `old`'s on the same nodes) where their formulas read a changed tuple.
     pub fn difference(&self, old: &Graph, new: Graph) -> Graph {
-        self.difference_by(old, new, true)
+        self.difference_by(old, new, None)
     }
 
-    /// [`Transfer::difference`]; with `blur` false, the update only took edges away (to a
-    /// freed or removed cell; a field left pointing to freed memory is unknown) and every
-    /// other edge, also of a node whose field is unknown, is as it was.
-    fn difference_by(&self, old: &Graph, mut new: Graph, blur: bool) -> Graph {
+    /// [`Transfer::difference`]; with `gone` given, the update only took edges away, each
+    /// touching one of the nodes `gone` (a freed or removed cell; a field left pointing to
+    /// freed memory is unknown), and every other edge, also of a node whose field is unknown,
+    /// is as it was: a closure tuple that no gone node leads to keeps its old value.
+    fn difference_by(&self, old: &Graph, mut new: Graph, gone: Option<&[usize]>) -> Graph {
         let n = new.n;
+        let blur = gone.is_none();
         let mut ch = Changes::none(self.v, n);
         for (id, p) in self.v.preds.iter().enumerate() {
             if matches!(p.kind, PredKind::Instr(_)) {
@@ -518,6 +527,7 @@ impl<'a> Transfer<'a> {
                 let known =
                     retarget(self.v, inst, old, &new).or_else(|| reroot(self.v, inst, old, &new));
                 let ev = Eval::new(self.v, &new, inst, Some(&ch));
+                let beyond = gone.and_then(|u| beyond_gone(self.v, inst, old, u));
                 for t in tuples(&ev.nodes, decl.arity) {
                     ev.read_changed.set(false);
                     let mut val = ev.instance(&t);
@@ -530,6 +540,13 @@ impl<'a> Transfer<'a> {
                         {
                             val = k;
                         }
+                        if val == H
+                            && beyond
+                                .as_ref()
+                                .is_some_and(|b| t.last().is_some_and(|w| b[*w]))
+                        {
+                            val = old.get(self.v, inst.id, &t);
+                        }
                         updates.push((t, val));
                     }
                 }
@@ -541,7 +558,30 @@ impl<'a> Transfer<'a> {
                 }
             }
         }
-        new
+        self.relink_all(new)
+    }
+
+    /// Sharpens the instances rooted at a pointer's link (`<x->c>`) with what their sibling
+    /// instances know ([`relink`]), after every instance has its new value.
+    fn relink_all(&self, mut g: Graph) -> Graph {
+        for inst in self
+            .v
+            .instr
+            .iter()
+            .filter(|i| i.pointer.is_some() && i.root.is_some())
+        {
+            let Some(known) = relink(self.v, inst, &g) else {
+                continue;
+            };
+            for (u, k) in known.into_iter().enumerate() {
+                if let Some(k) = k
+                    && g.get(self.v, inst.id, &[u]) == H
+                {
+                    g.set(self.v, inst.id, &[u], k);
+                }
+            }
+        }
+        g
     }
 
     /// `x = cond` for a comparison the graph decides in some of its refinements (a field
@@ -1005,7 +1045,7 @@ impl<'a> Transfer<'a> {
                 new.set(self.v, self.v.undef(f), &[a], dangling);
             }
         }
-        let Some(mut g) = self.coerce(self.difference_by(&g, new, false)) else {
+        let Some(mut g) = self.coerce(self.difference_by(&g, new, Some(&[u]))) else {
             return Err(AbsError {
                 end: PathEnd::FreedWhilePointedTo,
                 message: format!(
@@ -1094,7 +1134,8 @@ impl<'a> Transfer<'a> {
             cut = cut.disconnected(self.v, u);
         }
         // Only edges to and from the removed nodes change.
-        let mut g = self.difference_by(&g, cut, false);
+        let gone: Vec<usize> = (0..g.n).filter(|u| !keep[*u]).collect();
+        let mut g = self.difference_by(&g, cut, Some(&gone));
         g.retain(keep);
         g
     }

@@ -473,9 +473,24 @@ pub struct Instr {
     /// a pointer: the field (index into [`Vocab::fields`], of another struct) whose targets
     /// stand for the pointer's, `x(u)` read as `exists s. c(s, u)` (a bucket's list, a tree
     /// node's sub-list, a stack item's tree: the cells hanging off some cell's `c` field).
+    /// With both `pointer` and `root` set, `x(u)` reads `exists s. x(s) && c(s, u)`: the cells
+    /// hanging off the link of the cell the pointer points to (`o->items` of a list of lists),
+    /// which keeps that cell's sub-list apart from the others' when they are summarised.
     pub root: Option<usize>,
     /// Index into [`Vocab::preds`].
     pub id: usize,
+}
+
+impl Instr {
+    /// The tracked pointer of an instance indexed by a pointer alone (not through a link).
+    pub fn only_pointer(&self) -> Option<usize> {
+        self.pointer.filter(|_| self.root.is_none())
+    }
+
+    /// The link of an instance rooted at every cell's link (not at one pointer's cell).
+    pub fn only_root(&self) -> Option<usize> {
+        self.root.filter(|_| self.pointer.is_none())
+    }
 }
 
 /// The field indices that the roles `rs` of a used predicate name, given the enclosing
@@ -624,10 +639,10 @@ impl<'d> Vocab<'d> {
         v.add_instr(types);
         v.reads = (0..v.instr.len()).map(|i| v.instance_reads(i)).collect();
         v.reaching = (0..v.instr.len())
-            .map(|i| v.instr[i].pointer.is_some() && v.reaches_from_pointer(i))
+            .map(|i| v.instr[i].only_pointer().is_some() && v.reaches_from_pointer(i))
             .collect();
         v.rooting = (0..v.instr.len())
-            .map(|i| v.instr[i].root.is_some() && v.reaches_from_pointer(i))
+            .map(|i| v.instr[i].only_root().is_some() && v.reaches_from_pointer(i))
             .collect();
         v.edges = (0..v.instr.len()).filter_map(|i| v.one_edge(i)).collect();
         let blocks = raw_block_types(prog, &v.fields);
@@ -808,6 +823,19 @@ impl<'d> Vocab<'d> {
                     if p.pointer.is_some() {
                         for c in self.links_into(t.strukt) {
                             wanted.push((u.pred, t.strukt, roles.clone(), None, Some(c), true));
+                            let holder = self.fields[c].strukt;
+                            for x in (0..self.vars.len())
+                                .filter(|x| self.carries(self.vars[*x].strukt, holder))
+                            {
+                                wanted.push((
+                                    u.pred,
+                                    t.strukt,
+                                    roles.clone(),
+                                    Some(x),
+                                    Some(c),
+                                    true,
+                                ));
+                            }
                         }
                     }
                     // The holder's edge predicates also hold of its links: `linked[node]`
@@ -819,7 +847,9 @@ impl<'d> Vocab<'d> {
                             } else {
                                 t.strukt
                             };
-                            wanted.push((u.pred, at, vec![c], None, None, fam.abstraction));
+                            // Into the link's target it tells a sub-list's head from its other
+                            // cells (`pointed[items]`), which abstraction keeps apart.
+                            wanted.push((u.pred, at, vec![c], None, None, fam.abstraction || into));
                         }
                     }
                 }
@@ -832,7 +862,8 @@ impl<'d> Vocab<'d> {
             let role_names: Vec<String> =
                 roles.iter().map(|r| self.fields[*r].name.clone()).collect();
             let ptr = match (pointer, root) {
-                (Some(i), _) => format!("<{}>", self.vars[i].name),
+                (Some(i), Some(c)) => format!("<{}->{}>", self.vars[i].name, self.fields[c].name),
+                (Some(i), None) => format!("<{}>", self.vars[i].name),
                 (None, Some(c)) => format!("<->{}>", self.fields[c].name),
                 (None, None) => String::new(),
             };
@@ -916,7 +947,7 @@ impl<'d> Vocab<'d> {
     }
 
     /// Whether instance `i` is reachability from its pointer (or root) along tracked fields.
-    fn reaches_from_pointer(&self, i: usize) -> bool {
+    pub fn reaches_from_pointer(&self, i: usize) -> bool {
         let inst = &self.instr[i];
         let Some((u, body)) = self.unary_exists(i, true) else {
             return false;
