@@ -202,7 +202,7 @@ fn user_spec_with_the_library() {
     let text = "structure chain[f] refines sll[f] {\n  invariant acyclic[f], unshared[f];\n  \
                 family reachability = reach[f];\n  \
                 family cyclicity = cyclic[f], shared[f] requires reachability;\n  \
-                family successors = linked[f];\n}\n";
+                family successors = linked[f], pointed[f];\n}\n";
     std::fs::write(&spec, text).unwrap();
     let file = manifest("tests/classify/sll.c");
     let r = classify(&file, &["--spec", spec.to_str().unwrap(), "--with-library"]);
