@@ -234,13 +234,7 @@ impl ClosureDelta {
                     .filter(|(_, k)| *k != F)
                     .collect(),
                 Shape::FromPointerLink(x, c) => (0..g.n)
-                    .map(|u| {
-                        let f = v.field_pred(c);
-                        let k = (0..g.n).fold(F, |acc, s| {
-                            acc.or(g.get(v, v.pt(x), &[s]).and(g.get(v, f, &[s, u])))
-                        });
-                        (u, k)
-                    })
+                    .map(|u| (u, link_of_pointer_at(v, g, (x, c), u)))
                     .filter(|(_, k)| *k != F)
                     .collect(),
                 _ => vec![(t[0], T)],
@@ -810,6 +804,15 @@ fn relinked(v: &Vocab, c: usize, old: &Graph, new: &Graph) -> Vec<usize> {
 fn root_at(v: &Vocab, g: &Graph, c: usize, u: usize) -> Kleene {
     let f = v.field_pred(c);
     (0..g.n).fold(F, |acc, s| acc.or(g.get(v, f, &[s, u])))
+}
+
+/// Whether the link `c` of the cell tracked pointer `x` points to points to node `u`:
+/// `exists s. x(s) && c(s, u)`.
+pub fn link_of_pointer_at(v: &Vocab, g: &Graph, (x, c): (usize, usize), u: usize) -> Kleene {
+    let f = v.field_pred(c);
+    (0..g.n).fold(F, |acc, s| {
+        acc.or(g.get(v, v.pt(x), &[s]).and(g.get(v, f, &[s, u])))
+    })
 }
 
 /// Whether the update changed where tracked pointer `x` points.

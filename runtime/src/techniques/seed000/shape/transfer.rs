@@ -527,7 +527,13 @@ impl<'a> Transfer<'a> {
                 let known =
                     retarget(self.v, inst, old, &new).or_else(|| reroot(self.v, inst, old, &new));
                 let ev = Eval::new(self.v, &new, inst, Some(&ch));
-                let beyond = gone.and_then(|u| beyond_gone(self.v, inst, old, u));
+                // Computed once, and only if some re-evaluated value is 1/2.
+                let beyond = std::cell::OnceCell::new();
+                let beyond_at = |w: usize| {
+                    let b =
+                        beyond.get_or_init(|| gone.and_then(|u| beyond_gone(self.v, inst, old, u)));
+                    b.as_ref().is_some_and(|b: &Vec<bool>| b[w])
+                };
                 for t in tuples(&ev.nodes, decl.arity) {
                     ev.read_changed.set(false);
                     let mut val = ev.instance(&t);
@@ -540,11 +546,7 @@ impl<'a> Transfer<'a> {
                         {
                             val = k;
                         }
-                        if val == H
-                            && beyond
-                                .as_ref()
-                                .is_some_and(|b| t.last().is_some_and(|w| b[*w]))
-                        {
+                        if val == H && gone.is_some() && t.last().is_some_and(|w| beyond_at(*w)) {
                             val = old.get(self.v, inst.id, &t);
                         }
                         updates.push((t, val));
