@@ -298,13 +298,14 @@ fn link_form(p: &spec::Predicate) -> Option<bool> {
 /// struct `s` that point to another analysed struct `t`, with `t`.
 fn cross_fields(
     prog: &Program,
+    holder: impl Fn(StructId) -> bool,
     shaped: impl Fn(StructId) -> bool,
 ) -> BTreeSet<(StructId, String, StructId)> {
     let mut out = BTreeSet::new();
     field_uses(prog, |s, name, ty| {
         if let Some(Type::Struct(t)) = ty.pointee()
             && *t != s
-            && shaped(s)
+            && holder(s)
             && shaped(*t)
         {
             out.insert((s, name.to_string(), *t));
@@ -618,7 +619,7 @@ impl<'d> Vocab<'d> {
                 v.add_field(t.strukt, f.clone(), false, t.strukt);
             }
         }
-        for (strukt, name, target) in cross_fields(prog, |s| v.analysed(s)) {
+        for (strukt, name, target) in cross_fields(prog, |s| v.node_type(s), |s| v.analysed(s)) {
             v.add_field(strukt, name, false, target);
         }
         if any {
@@ -897,7 +898,7 @@ impl<'d> Vocab<'d> {
         (0..self.fields.len())
             .filter(|c| {
                 let f = &self.fields[*c];
-                f.strukt == s && self.is_link(*c)
+                self.carries(f.strukt, s) && self.is_link(*c)
             })
             .collect()
     }
