@@ -1077,8 +1077,10 @@ pub fn address_taken(prog: &Program, refs: &RefParams, v: &Vocab) -> Option<Stri
                             found = Some(prog.var(*y).name.clone())
                         }
                         ExprKind::Field(base, _, name) => {
-                            // Through a pointer, a struct variable or an embedded member.
+                            // Through a pointer, a struct variable or an embedded member;
+                            // a carrier's other embedded member is a node of its own.
                             if let Type::Struct(s) = &base.ty
+                                && v.member_field(&base.ty, name).is_none()
                                 && (v.field(*s, name).is_some()
                                     || v.field_preds(*s, name).next().is_some())
                             {

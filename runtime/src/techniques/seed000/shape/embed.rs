@@ -46,7 +46,10 @@ impl Transfer<'_> {
         };
         match &e.kind {
             ExprKind::Var(x) if self.v.cell_var(*x).is_some() => through_address(e),
-            ExprKind::Field(base, _, m) if self.embedded(&base.ty, m).is_some() => {
+            ExprKind::Field(base, _, m)
+                if self.embedded(&base.ty, m).is_some()
+                    || self.v.member_field(&base.ty, m).is_some() =>
+            {
                 through_address(e)
             }
             ExprKind::AddrOf(a) => match &a.kind {
@@ -114,6 +117,11 @@ impl Transfer<'_> {
             ExprKind::Deref(p) => self.eval_ptr(g, p, line),
             ExprKind::Field(base, _, m) => {
                 if let ExprKind::Deref(p) = &base.kind
+                    && let Some(f) = self.v.member_field(&base.ty, m)
+                {
+                    return self.member_node(g, p, f, line);
+                }
+                if let ExprKind::Deref(p) = &base.kind
                     && self.embedded(&base.ty, m).is_none()
                     && let Some(offset) = self.inner_member(p, m)
                 {
@@ -137,6 +145,21 @@ impl Transfer<'_> {
             }
             _ => self.unknown_after_check(g, e, line),
         }
+    }
+
+    /// `&p->m` for a carrier's other embedded member `m` (member field `f`): its node.
+    fn member_node(&self, g: Graph, p: &Expr, f: usize, line: u32) -> Vec<Res<PVal>> {
+        let mut out = vec![];
+        for r in self.eval_ptr(g, p, line) {
+            match r {
+                Ok((g, PVal::Node(a))) if g.ty[a] == self.v.fields[f].strukt => {
+                    out.extend(self.focus_field(g, a, f).into_iter().map(Ok))
+                }
+                Ok(_) => out.push(Err(self.deref_error(p, line, "the dereferenced pointer"))),
+                Err(err) => out.push(Err(err)),
+            }
+        }
+        out
     }
 
     /// A cast between pointer types, of a pointer or of a byte pointer moved by a constant
@@ -188,7 +211,16 @@ impl Transfer<'_> {
             let Some(u) = self.cell_node(&g, i) else {
                 continue;
             };
-            g = self.release(g, u, line)?;
+            let mut gone = vec![u];
+            for f in self.v.member_fields(g.ty[u]) {
+                let p = self.v.field_pred(f);
+                match (0..g.n).find(|c| g.get(self.v, p, &[u, *c]) == T) {
+                    Some(c) => gone.push(c),
+                    None if self.memtrack => return Err(self.member_unknown(line)),
+                    None => {}
+                }
+            }
+            g = self.release_nodes(g, &gone, line)?;
             g.invalid[i] = F;
         }
         Ok(g)
@@ -227,14 +259,6 @@ impl Transfer<'_> {
         let u = self.cell_node(&g, i)?;
         let s = self.v.vars[i].strukt;
         let mut g2 = g.clone();
-        for f in 0..self.v.fields.len() {
-            if self.v.carries(s, self.v.fields[f].strukt) {
-                let p = self.v.field_pred(f);
-                for w in 0..g2.n {
-                    g2.set(self.v, p, &[u, w], F);
-                }
-            }
-        }
         self.init_fields(&mut g2, u, s, false);
         self.commit(&g, g2)
     }
@@ -252,7 +276,7 @@ impl Transfer<'_> {
 }
 
 /// `(char *)p + d` for a pointer `p` and a constant `d`: `p` and `d`.
-fn byte_move(e: &Expr) -> Option<(&Expr, i64)> {
+pub(super) fn byte_move(e: &Expr) -> Option<(&Expr, i64)> {
     let ExprKind::PtrAdd(bytes, idx, 1) = &e.kind else {
         return None;
     };

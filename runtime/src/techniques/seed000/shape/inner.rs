@@ -30,7 +30,8 @@ pub fn self_members(prog: &Program, v: &Vocab) -> Vec<(usize, String, u64)> {
             let (Some((s, fname)), Some((t, off, m))) = (field_of(lhs), member_addr(rhs)) else {
                 continue;
             };
-            let embedded = v.carriers.get(&s).is_some_and(|c| c.member == m);
+            let embedded = v.carriers.get(&s).is_some_and(|c| c.member == m)
+                || v.member_field(&Type::Struct(s), m).is_some();
             match v.field(s, fname) {
                 Some(f) if s == t && v.fields[f].raw && !embedded => {
                     out.insert((f, m.to_string(), off));

@@ -233,7 +233,7 @@ impl<'a> Transfer<'a> {
     }
 
     /// The possible targets of field `f` of single-cell node `a`.
-    fn focus_field(&self, g: Graph, a: usize, f: usize) -> Vec<(Graph, PVal)> {
+    pub(super) fn focus_field(&self, g: Graph, a: usize, f: usize) -> Vec<(Graph, PVal)> {
         let (mut out, rest) = self.read_inner(g, a, f);
         let Some(g) = rest else { return out };
         let und = g.get(self.v, self.v.undef(f), &[a]);
@@ -947,14 +947,41 @@ impl<'a> Transfer<'a> {
     }
 
     /// The fields of a new node of type `s`: uninitialised, or NULL when zeroed.
+    /// A carrier's other embedded members get nodes of their own (see
+    /// [`super::vocab::Member`]), initialised the same way.
     pub(super) fn init_fields(&self, g: &mut Graph, u: usize, s: StructId, zeroed: bool) {
+        let mut fresh = vec![u];
+        for f in self.v.member_fields(s) {
+            let p = self.v.field_pred(f);
+            let t = self.v.fields[f].target;
+            let c = match (0..g.n).find(|w| g.get(self.v, p, &[u, *w]) == T) {
+                Some(c) => c,
+                None => g.add_node(t),
+            };
+            for w in 0..g.n {
+                g.set(self.v, p, &[u, w], Kleene::from_bool(w == c));
+            }
+            g.set(self.v, self.v.undef(f), &[u], F);
+            self.init_own_fields(g, c, t, zeroed);
+            fresh.push(c);
+        }
+        self.init_own_fields(g, u, s, zeroed);
+        *g = self.fresh_instr(g.clone(), &fresh);
+    }
+
+    /// The fields and data of node `u` of type `s` but its member fields: uninitialised, or
+    /// NULL when zeroed.
+    fn init_own_fields(&self, g: &mut Graph, u: usize, s: StructId, zeroed: bool) {
         for f in 0..self.v.fields.len() {
-            if self.v.carries(s, self.v.fields[f].strukt) {
+            if self.v.carries(s, self.v.fields[f].strukt) && !self.v.fields[f].member {
+                let p = self.v.field_pred(f);
+                for w in 0..g.n {
+                    g.set(self.v, p, &[u, w], F);
+                }
                 g.set(self.v, self.v.undef(f), &[u], Kleene::from_bool(!zeroed));
             }
         }
         self.init_data(g, u, s, zeroed);
-        *g = self.fresh_instr(g.clone(), u);
     }
 
     /// A raw node stored into a pointer to struct `s` becomes a node of type `s` (if it is
@@ -974,16 +1001,17 @@ impl<'a> Transfer<'a> {
         true
     }
 
-    /// Instrumentation values of the tuples of a new isolated node, from their formulas; the
-    /// other tuples keep their values (the spec's formulas do not depend on isolated nodes).
-    fn fresh_instr(&self, mut g: Graph, u: usize) -> Graph {
+    /// Instrumentation values of the tuples of new nodes isolated from the rest, from their
+    /// formulas; the other tuples keep their values (the spec's formulas do not depend on
+    /// isolated nodes).
+    fn fresh_instr(&self, mut g: Graph, us: &[usize]) -> Graph {
         for inst in &self.v.instr {
             let decl = self.v.decl(inst.pred);
             let vals: Vec<(Vec<usize>, Kleene)> = {
                 let ev = Eval::new(self.v, &g, inst, None);
                 tuples(&ev.nodes, decl.arity)
                     .into_iter()
-                    .filter(|t| t.contains(&u))
+                    .filter(|t| t.iter().any(|w| us.contains(w)))
                     .map(|t| {
                         let k = ev.instance(&t);
                         (t, k)
@@ -1004,14 +1032,26 @@ impl<'a> Transfer<'a> {
             match r {
                 Ok((g, PVal::Null)) => out.push(Ok(g)),
                 Ok((g, PVal::Node(u)))
-                    if self.is_cell(&g, u) || self.view_offset(&arg.ty, g.ty[u]) != 0 =>
+                    if self.is_cell(&g, u)
+                        || self.view_offset(&arg.ty, g.ty[u]) != 0
+                        || self.is_member(&g, u) =>
                 {
                     out.push(Err(self.free_cell(line)))
                 }
-                Ok((g, PVal::Node(u))) => match self.release(g, u, line) {
-                    Ok(g) => out.push(Ok(g)),
-                    Err(e) => out.push(Err(e)),
-                },
+                Ok((g, PVal::Node(u))) => {
+                    for (g, members) in self.focus_members(g, u) {
+                        let mut gone = vec![u];
+                        match members {
+                            Some(ms) => gone.extend(ms),
+                            None if !self.memtrack => {}
+                            None => {
+                                out.push(Err(self.member_unknown(line)));
+                                continue;
+                            }
+                        }
+                        out.push(self.release_nodes(g, &gone, line));
+                    }
+                }
                 Ok((_, PVal::Unknown | PVal::Member(..))) => out.push(Err(AbsError {
                     end: PathEnd::InvalidDeref(vec![arg.clone()]),
                     message: format!("line {line}: cannot prove that the freed pointer is valid"),
@@ -1023,31 +1063,42 @@ impl<'a> Transfer<'a> {
         out
     }
 
-    /// Frees single-cell node `u`. The fields of other cells that may point to it dangle
-    /// afterwards (a doubly-linked list freed from its head leaves the next cell's `prev`
-    /// pointing to freed memory, which is no error until it is dereferenced): their edges to
-    /// `u` go and `undef` takes their place (1 where the edge was 1, at least 1/2 where it
-    /// was 1/2), so that a later load gives an unknown pointer, whose dereference the checks
-    /// do not let pass. Variables pointing to `u` become invalid.
-    pub(super) fn release(&self, g: Graph, u: usize, line: u32) -> Result<Graph, AbsError> {
-        if let Some(e) = self.owned_lost(&g, u, None, line) {
+    /// Frees single-cell nodes `gone` (one, or a carrier with the nodes of its other embedded
+    /// members). The fields of other cells that may point to them dangle afterwards (a
+    /// doubly-linked list freed from its head leaves the next cell's `prev` pointing to freed
+    /// memory, which is no error until it is dereferenced): their edges go and `undef` takes
+    /// their place (1 where an edge was 1, at least 1/2 where it was 1/2), so that a later
+    /// load gives an unknown pointer, whose dereference the checks do not let pass. Variables
+    /// pointing to them become invalid.
+    pub(super) fn release_nodes(
+        &self,
+        g: Graph,
+        gone: &[usize],
+        line: u32,
+    ) -> Result<Graph, AbsError> {
+        if let Some(e) = gone
+            .iter()
+            .find_map(|u| self.owned_lost(&g, *u, None, line))
+        {
             return Err(e);
         }
         let mut new = g.clone();
         for f in 0..self.v.fields.len() {
             let p = self.v.field_pred(f);
-            for a in (0..g.n).filter(|&a| a != u) {
-                let k = g.get(self.v, p, &[a, u]);
-                if k == F {
-                    continue;
+            for a in (0..g.n).filter(|a| !gone.contains(a)) {
+                for &u in gone {
+                    let k = g.get(self.v, p, &[a, u]);
+                    if k == F {
+                        continue;
+                    }
+                    let und = new.get(self.v, self.v.undef(f), &[a]);
+                    new.set(self.v, p, &[a, u], F);
+                    let dangling = if k == T { T } else { join(und, H) };
+                    new.set(self.v, self.v.undef(f), &[a], dangling);
                 }
-                let und = g.get(self.v, self.v.undef(f), &[a]);
-                new.set(self.v, p, &[a, u], F);
-                let dangling = if k == T { T } else { join(und, H) };
-                new.set(self.v, self.v.undef(f), &[a], dangling);
             }
         }
-        let Some(mut g) = self.coerce(self.difference_by(&g, new, Some(&[u]))) else {
+        let Some(mut g) = self.coerce(self.difference_by(&g, new, Some(gone))) else {
             return Err(AbsError {
                 end: PathEnd::FreedWhilePointedTo,
                 message: format!(
@@ -1058,12 +1109,55 @@ impl<'a> Transfer<'a> {
             });
         };
         for x in 0..self.v.vars.len() {
-            if g.get(self.v, self.v.pt(x), &[u]) != F {
+            if gone.iter().any(|u| g.get(self.v, self.v.pt(x), &[*u]) != F) {
                 g.invalid[x] = T;
             }
         }
-        let keep: Vec<bool> = (0..g.n).map(|w| w != u).collect();
+        let keep: Vec<bool> = (0..g.n).map(|w| !gone.contains(&w)).collect();
         Ok(self.remove_nodes(g, &keep))
+    }
+
+    /// Whether node `u` may be the node of a carrier's other embedded member.
+    pub(super) fn is_member(&self, g: &Graph, u: usize) -> bool {
+        (0..self.v.fields.len())
+            .filter(|f| self.v.fields[*f].member)
+            .any(|f| (0..g.n).any(|a| g.get(self.v, self.v.field_pred(f), &[a, u]) != F))
+    }
+
+    /// The nodes of the other embedded members of single-cell carrier node `u`, each
+    /// focused; `None` where one is not a node.
+    pub(super) fn focus_members(&self, g: Graph, u: usize) -> Vec<(Graph, Option<Vec<usize>>)> {
+        let mut cur = vec![(g, Some(vec![]))];
+        let ty = cur[0].0.ty[u];
+        for f in self.v.member_fields(ty) {
+            cur = cur
+                .into_iter()
+                .flat_map(|(g, ms)| match ms {
+                    None => vec![(g, None)],
+                    Some(ms) => self
+                        .focus_field(g, u, f)
+                        .into_iter()
+                        .map(|(g, val)| match val {
+                            PVal::Node(c) => (g, Some([ms.clone(), vec![c]].concat())),
+                            _ => (g, None),
+                        })
+                        .collect(),
+                })
+                .collect();
+        }
+        cur
+    }
+
+    /// A member's node that the graph has lost track of.
+    pub(super) fn member_unknown(&self, line: u32) -> AbsError {
+        AbsError {
+            end: PathEnd::MemoryLost,
+            message: format!(
+                "line {line}: cannot prove that no memory becomes unreachable (valid-memtrack): \
+                 the node of a freed struct's embedded list head is not known"
+            ),
+            unsupported: false,
+        }
     }
 
     /// Makes variables dead or uninitialised: NULL and invalid (`invalid` = T) or just NULL.

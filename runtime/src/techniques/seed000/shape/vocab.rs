@@ -10,7 +10,7 @@
 //! every instrumentation predicate comes with its defining formula from the spec.
 
 use crate::engine::domain::Domain;
-use crate::program::ir::{Program, StructId, Type, VarId};
+use crate::program::ir::{ExprKind, Program, StructId, Type, VarId};
 use shapecheck_dsl::ir::{self as spec, Formula, Generator, PredId, Rel, Spec};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -180,10 +180,16 @@ pub struct TrackedVar {
     pub cell: bool,
 }
 
-/// A struct that embeds an analysed struct once as a member: a Linux-style element with its
+/// A struct that embeds an analysed struct as a member: a Linux-style element with its
 /// `struct list_head` inside. Its cells are nodes of the embedded struct's shape graph too: a
 /// pointer to the member (`&e->link`) denotes the element's node, `container_of` leads back,
 /// and the embedded struct's fields are the node's fields.
+///
+/// A struct embedding more than one (`struct master { struct list_head link; struct
+/// list_head slaves; }`, an element on one list that heads another) has one primary member,
+/// the one its cells are nodes through; each other one is a [`Member`]: a node of its own,
+/// allocated and freed with its carrier and reached from it through a field of the member's
+/// name that nothing but the carrier's lifetime writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Carrier {
     /// The embedded (analysed) struct.
@@ -192,10 +198,24 @@ pub struct Carrier {
     pub member: String,
     /// The member's offset.
     pub offset: u64,
+    /// The other embedded analysed members.
+    pub members: Vec<Member>,
 }
 
-/// The carriers of a program: every struct that holds exactly one instance of a struct for
-/// which `analysed` holds, as a direct member (and none nested deeper or in arrays).
+/// An embedded analysed member of a carrier besides its primary one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The member's name (also the name of the field leading to its node).
+    pub name: String,
+    /// Its type.
+    pub strukt: StructId,
+    /// Its offset in the carrier.
+    pub offset: u64,
+}
+
+/// The carriers of a program: every struct that holds instances of structs for which
+/// `analysed` holds as direct members only (none nested deeper or in arrays). The primary
+/// member is the first one the program's `container_of` leads back from, else the first.
 pub fn carriers(
     prog: &Program,
     analysed: impl Fn(StructId) -> bool,
@@ -206,24 +226,62 @@ pub fn carriers(
         if def.is_union || !def.complete || analysed(e) {
             continue;
         }
-        let direct: Vec<(StructId, &crate::program::ir::Field)> = def
+        let direct: Vec<Member> = def
             .fields
             .iter()
             .filter_map(|f| match f.ty {
-                Type::Struct(s) if analysed(s) && f.bits.is_none() => Some((s, f)),
+                Type::Struct(s) if analysed(s) && f.bits.is_none() => Some(Member {
+                    name: f.name.clone(),
+                    strukt: s,
+                    offset: f.offset,
+                }),
                 _ => None,
             })
             .collect();
-        let [(s, f)] = direct[..] else { continue };
-        if embeds(prog, &Type::Struct(e), s, 0) == 1 {
-            out.insert(
-                e,
-                Carrier {
-                    strukt: s,
-                    member: f.name.clone(),
-                    offset: f.offset,
-                },
-            );
+        let nested_deeper = def.fields.iter().any(|f| {
+            !direct.iter().any(|m| m.name == f.name)
+                && direct.iter().any(|m| embeds(prog, &f.ty, m.strukt, 1) > 0)
+        });
+        if direct.is_empty() || nested_deeper {
+            continue;
+        }
+        let back = container_of_offsets(prog, e);
+        let first = direct
+            .iter()
+            .position(|m| back.contains(&m.offset))
+            .unwrap_or(0);
+        let mut members = direct;
+        let primary = members.remove(first);
+        out.insert(
+            e,
+            Carrier {
+                strukt: primary.strukt,
+                member: primary.name,
+                offset: primary.offset,
+                members,
+            },
+        );
+    }
+    out
+}
+
+/// The offsets `d` of the program's casts `(E *)((char *)p - d)` to a pointer to struct `e`
+/// (`container_of`).
+fn container_of_offsets(prog: &Program, e: StructId) -> BTreeSet<u64> {
+    let mut out = BTreeSet::new();
+    for f in &prog.functions {
+        for edge in f.cfa.edge_references() {
+            for x in edge.weight().op.exprs() {
+                x.visit(&mut |y| {
+                    if let ExprKind::Cast(inner) = &y.kind
+                        && y.ty.pointee() == Some(&Type::Struct(e))
+                        && let Some((_, d)) = super::embed::byte_move(inner)
+                        && let Some(d) = d.checked_neg().and_then(|d| u64::try_from(d).ok())
+                    {
+                        out.insert(d);
+                    }
+                });
+            }
         }
     }
     out
@@ -411,6 +469,9 @@ pub struct TrackedField {
     /// analysed struct for a link between structures (a stack item's tree node, a bucket's
     /// list, a master cell's slave list), which no instrumentation predicate reads.
     pub target: StructId,
+    /// Whether it is the field leading from a carrier to the node of one of its other
+    /// embedded members (see [`Member`]): a link that only allocation and `free` write.
+    pub member: bool,
 }
 
 /// A block owned through a raw field and absorbed into its owner: `own[f: t]` on a node says
@@ -622,6 +683,15 @@ impl<'d> Vocab<'d> {
         for (strukt, name, target) in cross_fields(prog, |s| v.node_type(s), |s| v.analysed(s)) {
             v.add_field(strukt, name, false, target);
         }
+        let members: Vec<(StructId, Member)> = (v.carriers.iter())
+            .flat_map(|(e, c)| c.members.iter().map(|m| (*e, m.clone())))
+            .collect();
+        for (e, m) in members {
+            v.add_field(e, m.name.clone(), false, m.strukt);
+            if let Some(f) = v.field(e, &m.name) {
+                v.fields[f].member = true;
+            }
+        }
         if any {
             for (strukt, name) in raw_fields(prog, |s| v.node_type(s)) {
                 v.add_field(strukt, name, true, super::transfer::RAW);
@@ -685,6 +755,7 @@ impl<'d> Vocab<'d> {
             name,
             raw,
             target,
+            member: false,
         });
     }
 
@@ -692,6 +763,8 @@ impl<'d> Vocab<'d> {
     pub fn may_target(&self, f: usize, ty: StructId) -> bool {
         if self.fields[f].raw {
             super::transfer::raw_info(ty).is_some()
+        } else if self.fields[f].member {
+            ty == self.fields[f].target
         } else {
             self.carries(ty, self.fields[f].target)
         }
@@ -906,7 +979,19 @@ impl<'d> Vocab<'d> {
     /// Whether tracked field `f` is a link between structures (not a role field, not raw).
     pub fn is_link(&self, f: usize) -> bool {
         let f = &self.fields[f];
-        !f.raw && !self.carries(f.strukt, f.target)
+        !f.raw && (f.member || !self.carries(f.strukt, f.target))
+    }
+
+    /// The member fields of nodes of type `ty` (see [`Member`]).
+    pub fn member_fields(&self, ty: StructId) -> impl Iterator<Item = usize> + '_ {
+        (0..self.fields.len())
+            .filter(move |f| self.fields[*f].member && self.fields[*f].strukt == ty)
+    }
+
+    /// The member field `m` of carrier `ty`, if `m` is one of its other embedded members.
+    pub fn member_field(&self, ty: &Type, m: &str) -> Option<usize> {
+        let Type::Struct(s) = ty else { return None };
+        self.field(*s, m).filter(|f| self.fields[*f].member)
     }
 
     /// Whether instance `inst` has a role bound to a link (`linked[node]`): its quantifiers

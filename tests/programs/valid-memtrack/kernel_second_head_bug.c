@@ -1,0 +1,36 @@
+// check: valid-memsafety
+// data-model: LP64
+// expect: FALSE(valid-memtrack)
+// Why: as kernel_second_head.c, but draining the slaves may stop early (line 29): the master is then freed with slaves still on the ring headed by its embedded `slaves` member, and they are lost.
+#include <stdlib.h>
+#include <stddef.h>
+extern int __VERIFIER_nondet_int(void);
+struct list_head { struct list_head *next, *prev; };
+struct slave { int id; struct list_head link; };
+struct master { struct list_head link; int key; struct list_head slaves; };
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+static void init(struct list_head *h) { h->next = h; h->prev = h; }
+static void add(struct list_head *new, struct list_head *head) {
+    struct list_head *next = head->next;
+    next->prev = new; new->next = next; new->prev = head; head->next = new;
+}
+static void del(struct list_head *e) { e->prev->next = e->next; e->next->prev = e->prev; }
+int main(void) {
+    struct master *m = malloc(sizeof *m);
+    if (!m) abort();
+    init(&m->link);
+    init(&m->slaves);
+    while (__VERIFIER_nondet_int()) {
+        struct slave *s = malloc(sizeof *s);
+        if (!s) abort();
+        s->id = 1;
+        add(&s->link, &m->slaves);
+    }
+    while (__VERIFIER_nondet_int() && m->slaves.next != &m->slaves) {
+        struct slave *s = container_of(m->slaves.next, struct slave, link);
+        del(&s->link);
+        free(s);
+    }
+    free(m);
+    return 0;
+}
