@@ -226,10 +226,13 @@ impl<'a> Lazy<'a> {
         };
         let cfg = LazyConfig { timeout, ..cfg };
         // Unions (a store to one member changes the others) and self-pointers nested in
-        // members or arrays are outside the shape domain: such types stay at m0.
+        // members or arrays are outside the shape domain: such types stay at m0. Structs the
+        // code never mentions (a C library's internal lists, declared by its headers) have
+        // no cells in the program's runs: they are left out, so that no refinement tries them.
+        let mentioned = mentioned_structs(prog);
         let types = sample::recursive_types(prog)
             .into_iter()
-            .filter(|t| !prog.strukt(t.id).is_union)
+            .filter(|t| !prog.strukt(t.id).is_union && mentioned.contains(&t.id))
             .map(|t| {
                 let fields: Vec<String> = t
                     .fields
@@ -928,6 +931,29 @@ impl refine::Refinement for Lazy<'_> {
             Err(String::new())
         }
     }
+}
+
+/// The structs the program's code mentions: the struct (or a pointer or array of it) is the
+/// type of some expression on some edge of a function other than the one initialising the
+/// globals (which also zeroes the globals a C library's headers declare: `stdin`).
+fn mentioned_structs(prog: &Program) -> BTreeSet<StructId> {
+    fn base(ty: &Type) -> Option<StructId> {
+        match ty {
+            Type::Struct(s) => Some(*s),
+            Type::Ptr(t) | Type::Array(t, _) => base(t),
+            _ => None,
+        }
+    }
+    let mut out = BTreeSet::new();
+    let code = (prog.functions.iter().enumerate()).filter(|(i, _)| FuncId(*i as u32) != prog.init);
+    for (_, f) in code {
+        for e in f.cfa.edge_references() {
+            for x in e.weight().op.exprs() {
+                x.visit(&mut |y| out.extend(base(&y.ty)));
+            }
+        }
+    }
+    out
 }
 
 /// Every SCG of every structure under every injective binding of its roles to `fields`.
