@@ -745,6 +745,17 @@ impl Program {
         layout::size_of(&self.structs, self.model, ty)
     }
 
+    /// Calls `f` on every expression and subexpression of every edge, with its function.
+    pub fn visit_exprs(&self, f: &mut dyn FnMut(FuncId, &Expr)) {
+        for (i, func) in self.functions.iter().enumerate() {
+            for edge in func.cfa.edge_weights() {
+                for x in edge.op.exprs() {
+                    x.visit(&mut |y| f(FuncId(i as u32), y));
+                }
+            }
+        }
+    }
+
     /// Finds a function by name.
     pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
         self.functions

@@ -945,14 +945,11 @@ fn mentioned_structs(prog: &Program) -> BTreeSet<StructId> {
         }
     }
     let mut out = BTreeSet::new();
-    let code = (prog.functions.iter().enumerate()).filter(|(i, _)| FuncId(*i as u32) != prog.init);
-    for (_, f) in code {
-        for e in f.cfa.edge_references() {
-            for x in e.weight().op.exprs() {
-                x.visit(&mut |y| out.extend(base(&y.ty)));
-            }
+    prog.visit_exprs(&mut |f, y| {
+        if f != prog.init {
+            out.extend(base(&y.ty));
         }
-    }
+    });
     out
 }
 

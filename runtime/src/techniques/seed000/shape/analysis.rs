@@ -1109,18 +1109,12 @@ pub fn address_taken(prog: &Program, refs: &RefParams, v: &Vocab) -> Option<Stri
 /// a store through a pointer could change them unseen.
 pub fn escaped_vars(prog: &Program) -> std::collections::BTreeSet<VarId> {
     let mut out = std::collections::BTreeSet::new();
-    for f in &prog.functions {
-        for e in f.cfa.edge_references() {
-            for x in e.weight().op.exprs() {
-                x.visit(&mut |y| {
-                    if let ExprKind::AddrOf(a) = &y.kind
-                        && let ExprKind::Var(v) = &a.kind
-                    {
-                        out.insert(*v);
-                    }
-                });
-            }
+    prog.visit_exprs(&mut |_, y| {
+        if let ExprKind::AddrOf(a) = &y.kind
+            && let ExprKind::Var(v) = &a.kind
+        {
+            out.insert(*v);
         }
-    }
+    });
     out
 }

@@ -71,23 +71,9 @@ struct Entry {
 
 impl Entry {
     fn new(v: &Vocab, inst: &Instr, pt: (usize, Option<usize>), f: usize) -> Entry {
-        let cyclic = v.instr.iter().find_map(|j| {
-            let diagonal = matches!(
-                v.decl(j.pred).body,
-                Formula::Closure {
-                    rel: Rel::Field(0),
-                    reflexive: false,
-                    from: 0,
-                    to: 0
-                }
-            );
-            (diagonal
-                && j.roles == [f]
-                && j.strukt == inst.strukt
-                && j.pointer.is_none()
-                && j.root.is_none())
-            .then_some(j.id)
-        });
+        let cyclic = super::delta::cyclic_instances(v, &Rel::Field(0), &[f])
+            .find(|j| j.strukt == inst.strukt)
+            .map(|j| j.id);
         Entry {
             r: inst.id,
             pt,
@@ -350,8 +336,7 @@ impl Constraints {
             }
             // Reachability from the link of a pointer's cell (`<x->c>`) enters the same way,
             // from the nodes that link may point to.
-            if let (Some(f), Some(x), Some(link)) =
-                (single_field_reach(v, inst), inst.pointer, inst.root)
+            if let (Some(f), Some((x, link))) = (single_field_reach(v, inst), inst.pointer_link())
                 && v.reaches_from_pointer(i)
             {
                 c.entries
@@ -428,7 +413,7 @@ impl Constraints {
             .filter(|(i, inst)| {
                 v.reaching[*i]
                     || v.rooting[*i]
-                    || (inst.pointer.is_some() && inst.root.is_some() && v.reaches_from_pointer(*i))
+                    || (inst.pointer_link().is_some() && v.reaches_from_pointer(*i))
             })
             .collect();
         for &(_, a) in &reaching {
@@ -441,21 +426,21 @@ impl Constraints {
                 }
                 // What the link `c` of `x`'s cell reaches (`b = r<x->c>`) is reached by `a`
                 // once the link's target is: `a(w) && x(s) && c(s, w) && b(v) -> a(v)`.
-                if let (Some(x), Some(c)) = (b.pointer, b.root)
+                if let Some((x, c)) = b.pointer_link()
                     && a.id != b.id
                     && (a.pred, &a.roles, a.strukt) == (b.pred, &b.roles, b.strukt)
                 {
-                    self.clauses.push(Clause {
-                        strukt: None,
-                        vars: 3,
-                        lits: vec![
+                    self.push(
+                        None,
+                        3,
+                        vec![
                             (false, Atom::Stored(a.id, vec![0])),
                             (false, Atom::Stored(v.pt(x), vec![2])),
                             (false, Atom::Stored(v.field_pred(c), vec![2, 0])),
                             (false, Atom::Stored(b.id, vec![1])),
                             (true, Atom::Stored(a.id, vec![1])),
                         ],
-                    });
+                    );
                 }
                 // `a` is a pointer's or a root instance (reachability from the targets of a
                 // link field); `b` is another pointer's.
@@ -479,12 +464,12 @@ impl Constraints {
                 );
                 // The same from the target of link `c` of `x`'s cell (one cell too):
                 // `r<x->c>(v) && x(s) && c(s, a) && a != v && f(a, b) && y(b) -> r<y>(v)`.
-                if let (Some(x), Some(c), Some(f)) = (a.pointer, a.root, single_field_reach(v, a)) {
+                if let (Some((x, c)), Some(f)) = (a.pointer_link(), single_field_reach(v, a)) {
                     // Over the nodes of every type: the holder `s` is of another struct.
-                    self.clauses.push(Clause {
-                        strukt: None,
-                        vars: 4,
-                        lits: vec![
+                    self.push(
+                        None,
+                        4,
+                        vec![
                             (false, Atom::Stored(a.id, vec![2])),
                             (false, Atom::Stored(v.pt(x), vec![3])),
                             (false, Atom::Stored(v.field_pred(c), vec![3, 0])),
@@ -493,7 +478,7 @@ impl Constraints {
                             (false, Atom::Stored(v.pt(y), vec![1])),
                             (true, Atom::Stored(b.id, vec![2])),
                         ],
-                    });
+                    );
                 }
                 let Some(x) = a.only_pointer() else { continue };
                 // Along a single field f, a path from x's target to another node leaves
@@ -535,9 +520,10 @@ impl Constraints {
             .map(|(_, _, step)| step.clone())
     }
 
-    fn push(&mut self, strukt: StructId, vars: usize, lits: Vec<(bool, Atom)>) {
+    /// Adds a clause over nodes of struct `strukt` (of every type when `None`).
+    fn push(&mut self, strukt: impl Into<Option<StructId>>, vars: usize, lits: Vec<(bool, Atom)>) {
         self.clauses.push(Clause {
-            strukt: Some(strukt),
+            strukt: strukt.into(),
             vars,
             lits,
         });

@@ -142,9 +142,9 @@ impl ClosureDelta {
                 (rel, roles, Shape::FromPointer(x))
             }
             (Formula::Exists(u, body), None)
-                if decl.arity == 1 && inst.pointer.is_some() && inst.root.is_some() =>
+                if decl.arity == 1 && inst.pointer_link().is_some() =>
             {
-                let (x, c) = (inst.pointer?, inst.root?);
+                let (x, c) = inst.pointer_link()?;
                 if moved(v, x, old, new) || rerooted(v, c, old, new) {
                     return None;
                 }
@@ -689,8 +689,20 @@ fn root_anchors(v: &Vocab, inst: &Instr, old: &Graph, new: &Graph) -> Vec<(usize
 /// (`R+(v, v)`) of the same relation: when `w0`'s only edge leads to the pointer's new cell,
 /// that is whether the pointer reaches `w0` (`reach[y->f](y) = cyclic(y)`).
 fn cyclic_at(v: &Vocab, old: &Graph, (rel, roles): (&Rel, &[usize]), w0: usize) -> Option<Kleene> {
+    cyclic_instances(v, rel, roles)
+        .filter(|c| v.carries(old.ty[w0], c.strukt))
+        .find_map(|c| Some(old.get(v, c.id, &[w0])).filter(|k| *k != H))
+}
+
+/// The cyclicity instances (`R+(v, v)`, no pointer or root) of relation `rel` with its roles
+/// bound to `roles`.
+pub fn cyclic_instances<'v>(
+    v: &'v Vocab,
+    rel: &Rel,
+    roles: &[usize],
+) -> impl Iterator<Item = &'v Instr> {
     let key = bound(rel, roles);
-    v.instr.iter().find_map(|c| {
+    v.instr.iter().filter(move |c| {
         let Formula::Closure {
             rel: r,
             reflexive: false,
@@ -698,14 +710,9 @@ fn cyclic_at(v: &Vocab, old: &Graph, (rel, roles): (&Rel, &[usize]), w0: usize) 
             to: 0,
         } = &v.decl(c.pred).body
         else {
-            return None;
+            return false;
         };
-        (c.pointer.is_none()
-            && c.root.is_none()
-            && v.carries(old.ty[w0], c.strukt)
-            && bound(r, &c.roles) == key)
-            .then(|| old.get(v, c.id, &[w0]))
-            .filter(|k| *k != H)
+        c.pointer.is_none() && c.root.is_none() && bound(r, &c.roles) == key
     })
 }
 
@@ -884,7 +891,7 @@ pub fn beyond_gone(v: &Vocab, inst: &Instr, old: &Graph, gone: &[usize]) -> Opti
 /// the definition across a summary's 1/2 edges loses both. Returns per node the known
 /// value, `None` where nothing is known.
 pub fn relink(v: &Vocab, inst: &Instr, g: &Graph) -> Option<Vec<Option<Kleene>>> {
-    let (x, c) = (inst.pointer?, inst.root?);
+    let (x, c) = inst.pointer_link()?;
     if v.decl(inst.pred).arity != 1 {
         return None;
     }

@@ -566,12 +566,7 @@ impl<'a> Transfer<'a> {
     /// Sharpens the instances rooted at a pointer's link (`<x->c>`) with what their sibling
     /// instances know ([`relink`]), after every instance has its new value.
     fn relink_all(&self, mut g: Graph) -> Graph {
-        for inst in self
-            .v
-            .instr
-            .iter()
-            .filter(|i| i.pointer.is_some() && i.root.is_some())
-        {
+        for inst in self.v.instr.iter().filter(|i| i.pointer_link().is_some()) {
             let Some(known) = relink(self.v, inst, &g) else {
                 continue;
             };

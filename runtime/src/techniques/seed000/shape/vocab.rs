@@ -245,11 +245,13 @@ pub fn carriers(
         if direct.is_empty() || nested_deeper {
             continue;
         }
-        let back = container_of_offsets(prog, e);
-        let first = direct
-            .iter()
-            .position(|m| back.contains(&m.offset))
-            .unwrap_or(0);
+        let first = match direct.len() {
+            1 => 0,
+            _ => {
+                let back = container_of_offsets(prog, e);
+                (direct.iter().position(|m| back.contains(&m.offset))).unwrap_or(0)
+            }
+        };
         let mut members = direct;
         let primary = members.remove(first);
         out.insert(
@@ -269,21 +271,15 @@ pub fn carriers(
 /// (`container_of`).
 fn container_of_offsets(prog: &Program, e: StructId) -> BTreeSet<u64> {
     let mut out = BTreeSet::new();
-    for f in &prog.functions {
-        for edge in f.cfa.edge_references() {
-            for x in edge.weight().op.exprs() {
-                x.visit(&mut |y| {
-                    if let ExprKind::Cast(inner) = &y.kind
-                        && y.ty.pointee() == Some(&Type::Struct(e))
-                        && let Some((_, d)) = super::embed::byte_move(inner)
-                        && let Some(d) = d.checked_neg().and_then(|d| u64::try_from(d).ok())
-                    {
-                        out.insert(d);
-                    }
-                });
-            }
+    prog.visit_exprs(&mut |_, y| {
+        if let ExprKind::Cast(inner) = &y.kind
+            && y.ty.pointee() == Some(&Type::Struct(e))
+            && let Some((_, d)) = super::embed::byte_move(inner)
+            && let Some(d) = d.checked_neg().and_then(|d| u64::try_from(d).ok())
+        {
+            out.insert(d);
         }
-    }
+    });
     out
 }
 
@@ -303,19 +299,13 @@ pub fn raw_fields(prog: &Program, node: impl Fn(StructId) -> bool) -> BTreeSet<(
 /// Calls `each(s, name, ty)` for every access to field `name` (of type `ty`) of struct `s`
 /// in the program.
 fn field_uses(prog: &Program, mut each: impl FnMut(StructId, &str, &Type)) {
-    for f in &prog.functions {
-        for e in f.cfa.edge_references() {
-            for x in e.weight().op.exprs() {
-                x.visit(&mut |y| {
-                    if let crate::program::ir::ExprKind::Field(base, _, name) = &y.kind
-                        && let Type::Struct(s) = base.ty
-                    {
-                        each(s, name, &y.ty);
-                    }
-                });
-            }
+    prog.visit_exprs(&mut |_, y| {
+        if let ExprKind::Field(base, _, name) = &y.kind
+            && let Type::Struct(s) = base.ty
+        {
+            each(s, name, &y.ty);
         }
-    }
+    });
 }
 
 /// Whether a unary predicate of one role can be instantiated at a link between structures,
@@ -552,6 +542,12 @@ impl Instr {
     /// The link of an instance rooted at every cell's link (not at one pointer's cell).
     pub fn only_root(&self) -> Option<usize> {
         self.root.filter(|_| self.pointer.is_none())
+    }
+
+    /// The pointer and link of an instance rooted at the link of one pointer's cell
+    /// (`<x->c>`).
+    pub fn pointer_link(&self) -> Option<(usize, usize)> {
+        self.pointer.zip(self.root)
     }
 }
 
