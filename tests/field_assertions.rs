@@ -229,3 +229,23 @@ fn a_removed_key_is_no_longer_bound() {
     assert!(out.contains("fd[key == remove_key::k]"), "{out}");
     replayed_twin("key_removal_bug.c");
 }
+
+#[test]
+fn a_field_assertion_belongs_to_the_precision_only_where_the_path_needs_it() {
+    let out = shape(&program("unreach-call", "phased_marks.c"), "unreach-call");
+    assert_proved(&out);
+    // `mark == 1` is learned from the marking (line 32) to the check (line 36): the loops
+    // that move the list onto a stack and free it (lines 39-51) are outside its region.
+    let region = out
+        .lines()
+        .rfind(|l| l.contains("struct cell: mark == 1 (lines "))
+        .and_then(|l| l.split("mark == 1 (lines ").nth(1))
+        .and_then(|r| r.split(')').next())
+        .and_then(|r| r.split_once('-'))
+        .map(|(a, b)| (a.parse::<u32>().unwrap(), b.parse::<u32>().unwrap()));
+    let Some((first, last)) = region else {
+        panic!("no region for mark == 1: {out}");
+    };
+    assert!(first <= 32 && (36..39).contains(&last), "{out}");
+    replayed_twin("phased_marks_bug.c");
+}

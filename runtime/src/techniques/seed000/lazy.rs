@@ -23,7 +23,11 @@
 //! let an old path back would be undone by the next round); a failed search widens the
 //! enabled set to every SCG not coarser than the current one. When nothing changes:
 //! UNKNOWN, refinement failed.
-//! Precisions are global (one shape type per struct), not per location as in the paper.
+//! The SCG and the tracked pointers are global (one shape type per struct); `Φ` is per
+//! location as in the paper: each field assertion belongs to the precision on its region
+//! only ([`Lazy::span`]), elsewhere the ART's graphs hold its predicate at 1/2, and a spurious
+//! path that needs it further widens the region before new assertions are tried. Each
+//! round still builds the ART from the root.
 
 use crate::engine::domain::Domain;
 use crate::engine::feasibility::{self, PathStep};
@@ -39,10 +43,11 @@ use crate::techniques::seed000::shape::analysis::{
 };
 use crate::techniques::seed000::shape::coerce::Constraints;
 use crate::techniques::seed000::shape::data;
-use crate::techniques::seed000::shape::vocab::{self, Assertion, ShapeType, Vocab};
+use crate::techniques::seed000::shape::vocab::{self, Assertion, Region, ShapeType, Vocab};
+use petgraph::graph::NodeIndex;
 use shapecheck_dsl::ir::{Generator, Spec, Tracking};
 use shapecheck_dsl::lattice;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 /// A structure of the spec with its roles bound to fields of a C struct.
@@ -113,8 +118,12 @@ pub enum Refinement {
     Abstract(String, String),
     /// FineTune chose a finer SCG.
     Scg(String, String),
-    /// Tracking-definition refinement: field assertions added (`struct node: data == 1`).
+    /// Tracking-definition refinement: field assertions added (`struct node: data == 1`),
+    /// each with the lines of its region.
     Assertions(Vec<String>),
+    /// Tracking-definition refinement: field assertions of `Φ` made part of the precision at
+    /// more locations.
+    Regions(Vec<String>),
 }
 
 /// The verdict of a run.
@@ -202,9 +211,12 @@ pub struct Lazy<'a> {
     tracked: BTreeSet<VarId>,
     /// The field assertions `Φ` of the tracking definition.
     assertions: BTreeSet<Assertion>,
+    /// Where each assertion of `Φ` belongs to the precision: the locations of the spurious
+    /// paths it was learned from (see [`Lazy::span`]).
+    regions: BTreeMap<Assertion, Region>,
     /// Field assertions the stores of earlier cores stated, held back while their conditions
-    /// gave new ones: added when no other refinement is left.
-    deferred: BTreeSet<Assertion>,
+    /// gave new ones, with their regions: added when no other refinement is left.
+    deferred: BTreeMap<Assertion, Region>,
     /// The spurious paths of earlier rounds: a choice of FineTune must rule them out too, or
     /// the next rounds find them again (a tree over `next` and `inner` rules out one leak
     /// of a list with optional inner cells and lets back the one a list with ownership
@@ -266,7 +278,8 @@ impl<'a> Lazy<'a> {
             types,
             tracked: BTreeSet::new(),
             assertions: BTreeSet::new(),
-            deferred: BTreeSet::new(),
+            regions: BTreeMap::new(),
+            deferred: BTreeMap::new(),
             spurious: vec![],
             refinements: vec![],
             start: Instant::now(),
@@ -522,6 +535,10 @@ impl<'a> Lazy<'a> {
     /// (storing 0 makes `f == 7` false), and every predicate added multiplies the shape graphs
     /// (a list whose cells hold three kinds of values). The stores' atoms are added when the
     /// conditions have nothing new, and are otherwise kept in `deferred`.
+    ///
+    /// Precision is per location, as in the paper's Refine: an assertion belongs to the
+    /// precision only on the path's [`Lazy::span`], and an assertion of `Φ` the core states
+    /// again has its region extended by the span (a refinement too).
     fn refine_assertions(&mut self, path: &[PathStep], core: &feasibility::Core) -> bool {
         let (conditions, stores): (Vec<&Op>, Vec<&Op>) = core
             .steps
@@ -529,37 +546,150 @@ impl<'a> Lazy<'a> {
             .filter_map(|&i| path.get(i))
             .map(|st| &self.prog.func(st.func).cfa[st.edge].op)
             .partition(|op| matches!(op, Op::Assume { .. }));
+        let span = self.span(path, core);
+        let extended = self.extend_regions(conditions.iter().chain(&stores).copied(), core, &span);
         let from_conditions = self.new_assertions(conditions.into_iter());
         let from_stores = self.new_assertions(stores.into_iter());
-        if from_conditions.is_empty() {
-            return self.add_assertions(from_stores);
+        if extended {
+            // The path may have lost a fact of `Φ` where it was no part of the precision:
+            // the new assertions wait until the path is seen again with the wider regions.
+            for a in from_conditions.into_iter().chain(from_stores) {
+                self.deferred.entry(a).or_insert_with(|| span.clone());
+            }
+            return true;
         }
-        self.deferred
-            .extend(from_stores.difference(&from_conditions).cloned());
-        self.add_assertions(from_conditions)
+        if from_conditions.is_empty() {
+            return self.add_assertions(from_stores.into_iter().map(|a| (a, span.clone())));
+        }
+        for a in from_stores.difference(&from_conditions) {
+            self.deferred.insert(a.clone(), span.clone());
+        }
+        self.add_assertions(from_conditions.into_iter().map(|a| (a, span.clone())))
+    }
+
+    /// The region of the assertions a core of `path` states: the locations the path visits
+    /// from the core's first step to its last (where the fact is stored, carried and used),
+    /// closed under the other routes between them: per function, every location on a CFA
+    /// path from a location of the span to one, and every function called there, whole. The
+    /// shape graphs of one location are joined, so a route the path did not take still
+    /// feeds the graphs along it.
+    fn span(&self, path: &[PathStep], core: &feasibility::Core) -> Region {
+        let lo = core.steps.iter().min().copied().unwrap_or(0);
+        let hi = core.steps.iter().max().copied().unwrap_or(0);
+        let mut region = Region::new();
+        for st in path.iter().take(hi + 1).skip(lo) {
+            let cfa = &self.prog.func(st.func).cfa;
+            if let Some((a, b)) = cfa.edge_endpoints(st.edge) {
+                region.extend([(st.func, a), (st.func, b)]);
+            }
+        }
+        let funcs: BTreeSet<FuncId> = region.iter().map(|l| l.0).collect();
+        let mut callees = vec![];
+        for f in funcs {
+            let cfa = &self.prog.func(f).cfa;
+            let here: Vec<NodeIndex> = region.iter().filter(|l| l.0 == f).map(|l| l.1).collect();
+            let ahead = reachable(cfa, &here);
+            let behind = reachable(petgraph::visit::Reversed(cfa), &here);
+            for n in ahead.intersection(&behind) {
+                region.insert((f, *n));
+                callees.extend(cfa.edges(*n).filter_map(|e| match &e.weight().op {
+                    Op::Call {
+                        callee: Callee::Func(g),
+                        ..
+                    } => Some(*g),
+                    _ => None,
+                }));
+            }
+        }
+        let mut seen = BTreeSet::new();
+        while let Some(g) = callees.pop() {
+            if !seen.insert(g) {
+                continue;
+            }
+            let cfa = &self.prog.func(g).cfa;
+            region.extend(cfa.node_indices().map(|n| (g, n)));
+            callees.extend(cfa.edge_weights().filter_map(|e| match &e.op {
+                Op::Call {
+                    callee: Callee::Func(h),
+                    ..
+                } => Some(*h),
+                _ => None,
+            }));
+        }
+        region
+    }
+
+    /// Extends by `span` the regions of the assertions of `Φ` that `ops` state or that are
+    /// about a field the core reads (`itr->data == bcki->data` needs the assertions on
+    /// `data` that tell the cells apart); true if one grew.
+    fn extend_regions<'o>(
+        &mut self,
+        ops: impl Iterator<Item = &'o Op>,
+        core: &feasibility::Core,
+        span: &Region,
+    ) -> bool {
+        let stated: BTreeSet<Assertion> = ops.flat_map(|op| data::atoms(self.prog, op)).collect();
+        let about = |a: &Assertion| {
+            stated.contains(a) || core.fields.contains(&(a.strukt, a.field.clone()))
+        };
+        let mut grown = vec![];
+        for (a, r) in self.regions.iter_mut().filter(|(a, _)| about(a)) {
+            if !span.is_subset(r) {
+                r.extend(span.iter().copied());
+                grown.push(a.clone());
+            }
+        }
+        let grown: Vec<String> = grown
+            .iter()
+            .map(|a| self.describe_assertion(a, &self.regions[a]))
+            .collect();
+        if grown.is_empty() {
+            return false;
+        }
+        self.refinements.push(Refinement::Regions(grown));
+        true
     }
 
     /// Adds the field assertions the stores of earlier cores stated; true if there were any.
     fn refine_deferred(&mut self) -> bool {
-        let new: BTreeSet<Assertion> = std::mem::take(&mut self.deferred)
+        let new: Vec<(Assertion, Region)> = std::mem::take(&mut self.deferred)
             .into_iter()
-            .filter(|a| !self.assertions.contains(a))
+            .filter(|(a, _)| !self.assertions.contains(a))
             .collect();
-        self.add_assertions(new)
+        self.add_assertions(new.into_iter())
     }
 
-    /// Adds `new` to `Φ` as one refinement; true if it was not empty.
-    fn add_assertions(&mut self, new: BTreeSet<Assertion>) -> bool {
-        if new.is_empty() {
+    /// Adds `new` to `Φ`, each on its region, as one refinement; true if it was not empty.
+    fn add_assertions(&mut self, new: impl Iterator<Item = (Assertion, Region)>) -> bool {
+        let mut names = vec![];
+        for (a, r) in new {
+            names.push(self.describe_assertion(&a, &r));
+            self.assertions.insert(a.clone());
+            self.regions.insert(a, r);
+        }
+        if names.is_empty() {
             return false;
         }
-        let names = new
-            .iter()
-            .map(|a| format!("{}: {}", self.prog.strukt(a.strukt).name, a.describe()))
-            .collect();
-        self.assertions.extend(new);
         self.refinements.push(Refinement::Assertions(names));
         true
+    }
+
+    /// `struct node: data == 1 (lines 12-30)`: an assertion and the source lines of its
+    /// region.
+    fn describe_assertion(&self, a: &Assertion, r: &Region) -> String {
+        let lines: BTreeSet<u32> = r
+            .iter()
+            .flat_map(|(f, n)| {
+                let cfa = &self.prog.func(*f).cfa;
+                cfa.edges(*n).map(|e| e.weight().line).collect::<Vec<_>>()
+            })
+            .filter(|l| *l > 0)
+            .collect();
+        let name = &self.prog.strukt(a.strukt).name;
+        match (lines.first(), lines.last()) {
+            (Some(lo), Some(hi)) => format!("{name}: {} (lines {lo}-{hi})", a.describe()),
+            _ => format!("{name}: {}", a.describe()),
+        }
     }
 
     /// The field assertions `ops` state about data fields of types in shape mode and not yet
@@ -707,7 +837,8 @@ impl<'a> Lazy<'a> {
             fields: s.binding.fields.clone(),
         };
         let vocab = Vocab::new(self.prog, self.domain, &types, &self.tracked)
-            .with_assertions(&self.assertions);
+            .with_assertions(&self.assertions)
+            .with_regions(&self.regions);
         let cons = self.constraints(&vocab);
         let art = Art::new(self.prog, &vocab, &cons, self.checks);
         let out = (self.spurious.iter().rev()).all(|path| !art.reaches_error_along(path));
@@ -851,6 +982,22 @@ impl<'a> Lazy<'a> {
     }
 }
 
+/// The locations of `cfa` (or of its reverse) reachable from `from`.
+fn reachable<G>(cfa: G, from: &[NodeIndex]) -> BTreeSet<NodeIndex>
+where
+    G: petgraph::visit::IntoNeighbors<NodeId = NodeIndex> + petgraph::visit::Visitable,
+{
+    let mut out = BTreeSet::new();
+    let mut dfs = petgraph::visit::Dfs::empty(cfa);
+    for n in from {
+        dfs.move_to(*n);
+        while let Some(m) = dfs.next(cfa) {
+            out.insert(m);
+        }
+    }
+    out
+}
+
 /// The bindings the samples of one type enable (SCGsFromExplicit).
 fn enabled(domain: &dyn Domain, ts: &TypeSamples) -> Vec<Binding> {
     super::classify::classify(domain, ts)
@@ -883,7 +1030,8 @@ impl refine::Refinement for Lazy<'_> {
     fn explore(&mut self, _: &Task) -> Exploration<Proof> {
         self.rounds += 1;
         let vocab = Vocab::new(self.prog, self.domain, &self.shape_types(), &self.tracked)
-            .with_assertions(&self.assertions);
+            .with_assertions(&self.assertions)
+            .with_regions(&self.regions);
         if let Some(why) = address_taken(self.prog, &self.refs, &vocab) {
             return Exploration::Incomplete(why);
         }

@@ -204,6 +204,9 @@ pub fn explain(r: &LazyResult) -> String {
             Refinement::Abstract(ty, scg) => format!("explicit samples: {ty} => {scg}"),
             Refinement::Scg(ty, scg) => format!("FineTune: {ty} => {scg}"),
             Refinement::Assertions(a) => format!("field assertions {}", a.join(", ")),
+            Refinement::Regions(a) => {
+                format!("field assertions at more locations: {}", a.join(", "))
+            }
         };
         let _ = writeln!(out, "  {}. {line}", i + 1);
     }

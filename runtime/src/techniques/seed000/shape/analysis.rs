@@ -14,7 +14,7 @@
 
 use super::alias::RefParams;
 use super::coerce::Constraints;
-use super::graph::{F, Graph, T};
+use super::graph::{F, Graph, H, T};
 use super::live::Liveness;
 use super::transfer::{AbsError, PVal, Transfer, tree_reach};
 use super::vocab::Vocab;
@@ -343,8 +343,35 @@ impl<'a> Art<'a> {
         path
     }
 
-    /// The abstract successors of `(key, g)` along edge `e` of `key.func`.
+    /// The abstract successors of `(key, g)` along edge `e` of `key.func`, each in the
+    /// precision of its location.
     pub fn successors(&self, key: &Key, g: &Graph, e: EdgeIndex) -> Vec<Succ> {
+        let mut out = self.post(key, g, e);
+        for s in &mut out {
+            if let Succ::Next(k, g) = s {
+                self.restrict(k, g);
+            }
+        }
+        out
+    }
+
+    /// Forgets the field predicates outside the precision at `k` (1/2 on every node), and
+    /// merges at a loop head the nodes they alone kept apart.
+    fn restrict(&self, k: &Key, g: &mut Graph) {
+        let mut changed = false;
+        for slot in self.t.v.masked_at(k.func, k.loc) {
+            for x in g.un[slot].iter_mut().filter(|x| **x != H) {
+                *x = H;
+                changed = true;
+            }
+        }
+        if changed && self.t.prog.func(k.func).cfa[k.loc].loop_head {
+            *g = self.t.blur(g.clone());
+        }
+    }
+
+    /// The abstract successors of `(key, g)` along edge `e` of `key.func`.
+    fn post(&self, key: &Key, g: &Graph, e: EdgeIndex) -> Vec<Succ> {
         let prog = self.t.prog;
         let func = prog.func(key.func);
         let Some((_, target)) = func.cfa.edge_endpoints(e) else {

@@ -10,7 +10,8 @@
 //! every instrumentation predicate comes with its defining formula from the spec.
 
 use crate::engine::domain::Domain;
-use crate::program::ir::{ExprKind, Program, StructId, Type, VarId};
+use crate::program::ir::{ExprKind, FuncId, Program, StructId, Type, VarId};
+use petgraph::graph::NodeIndex;
 use shapecheck_dsl::ir::{self as spec, Formula, Generator, PredId, Rel, Spec};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -149,7 +150,14 @@ pub struct DataPred {
     pub assertion: Assertion,
     /// Index into [`Vocab::preds`].
     pub id: usize,
+    /// Where it is part of the precision (`None`: everywhere).
+    pub region: Option<Region>,
 }
+
+/// The CFA locations where a field assertion belongs to the precision (seed 000's `Ψ̂(l)`,
+/// which is per location): elsewhere its predicate is 1/2 on every node, as the abstract post
+/// into a location without the predicate leaves it.
+pub type Region = BTreeSet<(FuncId, NodeIndex)>;
 
 /// A predicate of the vocabulary.
 #[derive(Clone, Debug)]
@@ -794,9 +802,28 @@ impl<'d> Vocab<'d> {
             self.data.push(DataPred {
                 assertion: a.clone(),
                 id,
+                region: None,
             });
         }
         self
+    }
+
+    /// The vocabulary with the field predicates of the assertions in `regions` restricted to
+    /// their regions (the others stay everywhere).
+    pub fn with_regions(mut self, regions: &BTreeMap<Assertion, Region>) -> Vocab<'d> {
+        for d in &mut self.data {
+            d.region = regions.get(&d.assertion).cloned();
+        }
+        self
+    }
+
+    /// The unary slots of the field predicates outside the precision at `loc` of `func`.
+    pub fn masked_at(&self, func: FuncId, loc: NodeIndex) -> Vec<usize> {
+        self.data
+            .iter()
+            .filter(|d| d.region.as_ref().is_some_and(|r| !r.contains(&(func, loc))))
+            .map(|d| self.preds[d.id].slot)
+            .collect()
     }
 
     /// The field predicates on field `field` of struct `s`: (constant, predicate id).
