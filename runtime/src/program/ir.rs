@@ -579,6 +579,17 @@ pub enum Op {
 }
 
 impl Op {
+    /// The function a direct call calls.
+    pub fn callee(&self) -> Option<FuncId> {
+        match self {
+            Op::Call {
+                callee: Callee::Func(f),
+                ..
+            } => Some(*f),
+            _ => None,
+        }
+    }
+
     /// The same operation with each expression replaced by `f` of it (a `Havoc`'s variable
     /// is left alone).
     pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Expr) -> Op {

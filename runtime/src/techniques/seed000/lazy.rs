@@ -592,13 +592,7 @@ impl<'a> Lazy<'a> {
             let behind = reachable(petgraph::visit::Reversed(cfa), &here);
             for n in ahead.intersection(&behind) {
                 region.insert((f, *n));
-                callees.extend(cfa.edges(*n).filter_map(|e| match &e.weight().op {
-                    Op::Call {
-                        callee: Callee::Func(g),
-                        ..
-                    } => Some(*g),
-                    _ => None,
-                }));
+                callees.extend(cfa.edges(*n).filter_map(|e| e.weight().op.callee()));
             }
         }
         let mut seen = BTreeSet::new();
@@ -608,13 +602,7 @@ impl<'a> Lazy<'a> {
             }
             let cfa = &self.prog.func(g).cfa;
             region.extend(cfa.node_indices().map(|n| (g, n)));
-            callees.extend(cfa.edge_weights().filter_map(|e| match &e.op {
-                Op::Call {
-                    callee: Callee::Func(h),
-                    ..
-                } => Some(*h),
-                _ => None,
-            }));
+            callees.extend(cfa.edge_weights().filter_map(|e| e.op.callee()));
         }
         region
     }
