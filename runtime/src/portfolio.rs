@@ -6,9 +6,10 @@
 //! - [`Mode::Auto`]: a short explicit-heap run (bugs are usually shallow; at most a fifth of
 //!   the time and at most [`FIRST_PASS_CAP`]), then the separation-logic engine (a fifth of
 //!   the time left, at most [`SEPARATION_CAP`]), then template synthesis (unreach-call only) on half of the time left,
-//!   the lazy shape analysis on half of what is then left, PDR (where it applies) on a share
-//!   of what is then left, then the explicit engine with the rest; the first decided verdict
-//!   stands.
+//!   the lazy shape analysis on half of what is then left (more when the first pass shows
+//!   that the full explicit run needs less: [`shape_share`]), PDR (where it applies) on a
+//!   share of what is then left, then the explicit engine with the rest; the first decided
+//!   verdict stands.
 //! - [`Mode::Only`]: one engine, with the whole budget.
 //! - [`Mode::Compare`]: every engine that supports the properties, each on an equal share of
 //!   the budget; they must not disagree. A TRUE against a replayed FALSE is a soundness bug:
@@ -212,7 +213,11 @@ fn auto(task: &Task, engines: &Engines) -> Portfolio {
         );
     }
     if !runs.iter().any(|r| r.verdict.decided()) {
-        let share = if staged { 0.5 } else { 1.0 };
+        let share = if staged {
+            shape_share(&runs[0], full.limits.max_steps, task.budget.remaining())
+        } else {
+            1.0
+        };
         runs.push(run_one(
             &engines.seed000,
             &task.with_budget(task.budget.share(share)),
@@ -231,6 +236,22 @@ fn auto(task: &Task, engines: &Engines) -> Portfolio {
         runs.push(full.run(task));
     }
     conclude(runs)
+}
+
+/// The share of the time left that the lazy shape analysis takes in auto mode: half, or
+/// all but what the full explicit run at the end needs when the first pass shows that to be
+/// less. A first pass that stopped at its step bound gives the explicit engine's speed on the
+/// program; the full run's step bound at that speed, twice over (its states grow larger), is
+/// its need. Time the full run could not use would otherwise be left idle after it.
+fn shape_share(first: &Run, full_steps: u64, left: Option<std::time::Duration>) -> f64 {
+    let (Some(stats), Some(left)) = (&first.stats, left) else {
+        return 0.5;
+    };
+    if stats.steps < FIRST_PASS_STEPS || first.seconds <= 0.0 || left.is_zero() {
+        return 0.5;
+    }
+    let need = 2.0 * first.seconds * full_steps as f64 / stats.steps as f64;
+    (1.0 - need / left.as_secs_f64()).clamp(0.5, 0.9)
 }
 
 fn compare(task: &Task, engines: &Engines) -> Portfolio {
@@ -296,5 +317,47 @@ fn label(engine: &str, why: &str) -> String {
         "explicit" | "portfolio" => why.to_string(),
         "shape" => format!("shape analysis: {why}"),
         e => format!("{e}: {why}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explicit::explore::Stats;
+    use std::time::Duration;
+
+    /// A first pass that took `seconds` for `steps` steps.
+    fn first(steps: u64, seconds: f64) -> Run {
+        let mut run = Run::new("explicit", Verdict::Unknown(vec![]));
+        run.stats = Some(Stats {
+            steps,
+            ..Stats::default()
+        });
+        run.seconds = seconds;
+        run
+    }
+
+    #[test]
+    fn the_shape_analysis_gets_what_the_full_explicit_run_cannot_use() {
+        let left = Some(Duration::from_secs(60));
+        // 300 000 steps in 1 s: 3 million need 10 s, twice over 20 s of the 60 left.
+        let share = shape_share(&first(FIRST_PASS_STEPS, 1.0), 3_000_000, left);
+        assert!((share - 2.0 / 3.0).abs() < 1e-9, "{share}");
+        // A fast explicit engine leaves the shape analysis at most nine tenths.
+        assert_eq!(
+            shape_share(&first(FIRST_PASS_STEPS, 0.01), 3_000_000, left),
+            0.9
+        );
+        // A slow one, or a first pass that stopped before its step bound (on time or an
+        // end), says nothing better than half.
+        assert_eq!(
+            shape_share(&first(FIRST_PASS_STEPS, 4.0), 3_000_000, left),
+            0.5
+        );
+        assert_eq!(shape_share(&first(1000, 0.01), 3_000_000, left), 0.5);
+        assert_eq!(
+            shape_share(&first(FIRST_PASS_STEPS, 1.0), 3_000_000, None),
+            0.5
+        );
     }
 }
