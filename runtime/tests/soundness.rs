@@ -94,8 +94,8 @@ fn follows(prog: &Program, checks: &PropertySet, s: &Scg, path: &[PathStep], dat
     } else {
         BTreeSet::new()
     };
-    let vocab =
-        Vocab::new(prog, &LIBRARY, &types, &all_pointers(prog)).with_assertions(&assertions);
+    let vocab = Vocab::new(prog, &LIBRARY, &types, &all_pointers(prog))
+        .with_assertions(assertions.iter().map(|a| (a, None)));
     let cons = Constraints::new(&vocab);
     // The constraints the lazy analysis uses for valid-memtrack.
     let cons = if checks.has(Property::ValidMemtrack) {

@@ -209,11 +209,10 @@ pub struct Lazy<'a> {
     /// The structs embedding a recursive type once (Linux-style elements), by that type.
     carriers: std::collections::BTreeMap<StructId, StructId>,
     tracked: BTreeSet<VarId>,
-    /// The field assertions `Φ` of the tracking definition.
-    assertions: BTreeSet<Assertion>,
-    /// Where each assertion of `Φ` belongs to the precision: the locations of the spurious
-    /// paths it was learned from (see [`Lazy::span`]).
-    regions: BTreeMap<Assertion, Region>,
+    /// The field assertions `Φ` of the tracking definition, each with its region: where it
+    /// belongs to the precision, the locations of the spurious paths it was learned from
+    /// (see [`Lazy::span`]).
+    assertions: BTreeMap<Assertion, Region>,
     /// Field assertions the stores of earlier cores stated, held back while their conditions
     /// gave new ones, with their regions: added when no other refinement is left.
     deferred: BTreeMap<Assertion, Region>,
@@ -277,8 +276,7 @@ impl<'a> Lazy<'a> {
             cfg,
             types,
             tracked: BTreeSet::new(),
-            assertions: BTreeSet::new(),
-            regions: BTreeMap::new(),
+            assertions: BTreeMap::new(),
             deferred: BTreeMap::new(),
             spurious: vec![],
             refinements: vec![],
@@ -621,7 +619,7 @@ impl<'a> Lazy<'a> {
             stated.contains(a) || core.fields.contains(&(a.strukt, a.field.clone()))
         };
         let mut grown = vec![];
-        for (a, r) in self.regions.iter_mut().filter(|(a, _)| about(a)) {
+        for (a, r) in self.assertions.iter_mut().filter(|(a, _)| about(a)) {
             if !span.is_subset(r) {
                 r.extend(span.iter().copied());
                 grown.push(a.clone());
@@ -629,7 +627,7 @@ impl<'a> Lazy<'a> {
         }
         let grown: Vec<String> = grown
             .iter()
-            .map(|a| self.describe_assertion(a, &self.regions[a]))
+            .map(|a| self.describe_assertion(a, &self.assertions[a]))
             .collect();
         if grown.is_empty() {
             return false;
@@ -642,7 +640,7 @@ impl<'a> Lazy<'a> {
     fn refine_deferred(&mut self) -> bool {
         let new: Vec<(Assertion, Region)> = std::mem::take(&mut self.deferred)
             .into_iter()
-            .filter(|(a, _)| !self.assertions.contains(a))
+            .filter(|(a, _)| !self.assertions.contains_key(a))
             .collect();
         self.add_assertions(new.into_iter())
     }
@@ -652,8 +650,7 @@ impl<'a> Lazy<'a> {
         let mut names = vec![];
         for (a, r) in new {
             names.push(self.describe_assertion(&a, &r));
-            self.assertions.insert(a.clone());
-            self.regions.insert(a, r);
+            self.assertions.insert(a, r);
         }
         if names.is_empty() {
             return false;
@@ -688,7 +685,7 @@ impl<'a> Lazy<'a> {
                 let s = self.shape_struct(a.strukt);
                 self.types.iter().any(|t| t.strukt == s)
             })
-            .filter(|a| !self.assertions.contains(a))
+            .filter(|a| !self.assertions.contains_key(a))
             .collect()
     }
 
@@ -825,8 +822,7 @@ impl<'a> Lazy<'a> {
             fields: s.binding.fields.clone(),
         };
         let vocab = Vocab::new(self.prog, self.domain, &types, &self.tracked)
-            .with_assertions(&self.assertions)
-            .with_regions(&self.regions);
+            .with_assertions(self.assertions.iter().map(|(a, r)| (a, Some(r))));
         let cons = self.constraints(&vocab);
         let art = Art::new(self.prog, &vocab, &cons, self.checks);
         let out = (self.spurious.iter().rev()).all(|path| !art.reaches_error_along(path));
@@ -892,7 +888,7 @@ impl<'a> Lazy<'a> {
                             separating: self.tracked_names(t.strukt),
                             assertions: self
                                 .assertions
-                                .iter()
+                                .keys()
                                 .filter(|a| self.shape_struct(a.strukt) == t.strukt)
                                 .map(Assertion::describe)
                                 .collect(),
@@ -1018,8 +1014,7 @@ impl refine::Refinement for Lazy<'_> {
     fn explore(&mut self, _: &Task) -> Exploration<Proof> {
         self.rounds += 1;
         let vocab = Vocab::new(self.prog, self.domain, &self.shape_types(), &self.tracked)
-            .with_assertions(&self.assertions)
-            .with_regions(&self.regions);
+            .with_assertions(self.assertions.iter().map(|(a, r)| (a, Some(r))));
         if let Some(why) = address_taken(self.prog, &self.refs, &vocab) {
             return Exploration::Incomplete(why);
         }

@@ -784,15 +784,19 @@ impl<'d> Vocab<'d> {
             .or_else(|| of(super::transfer::UNKNOWN_BLOCK))
     }
 
-    /// The vocabulary extended by the field predicates of `assertions` on analysed structs.
-    /// They are abstraction predicates (the paper's `fd_ϕ` is 1 on a node only where `ϕ` holds
-    /// for all its cells): cells whose data differ are never merged into one summary node.
-    pub fn with_assertions(mut self, assertions: &BTreeSet<Assertion>) -> Vocab<'d> {
-        let wanted: Vec<&Assertion> = assertions
-            .iter()
-            .filter(|a| self.node_type(a.strukt))
+    /// The vocabulary extended by the field predicates of `assertions` on analysed structs,
+    /// each part of the precision on its region only (everywhere without one). They are abstraction predicates (the
+    /// paper's `fd_ϕ` is 1 on a node only where `ϕ` holds for all its cells): cells whose data
+    /// differ are never merged into one summary node.
+    pub fn with_assertions<'r>(
+        mut self,
+        assertions: impl IntoIterator<Item = (&'r Assertion, Option<&'r Region>)>,
+    ) -> Vocab<'d> {
+        let wanted: Vec<(&Assertion, Option<&Region>)> = assertions
+            .into_iter()
+            .filter(|(a, _)| self.node_type(a.strukt))
             .collect();
-        for a in wanted {
+        for (a, region) in wanted {
             let id = self.push_pred(
                 format!("fd[{}]", a.describe()),
                 1,
@@ -802,17 +806,8 @@ impl<'d> Vocab<'d> {
             self.data.push(DataPred {
                 assertion: a.clone(),
                 id,
-                region: None,
+                region: region.cloned(),
             });
-        }
-        self
-    }
-
-    /// The vocabulary with the field predicates of the assertions in `regions` restricted to
-    /// their regions (the others stay everywhere).
-    pub fn with_regions(mut self, regions: &BTreeMap<Assertion, Region>) -> Vocab<'d> {
-        for d in &mut self.data {
-            d.region = regions.get(&d.assertion).cloned();
         }
         self
     }
