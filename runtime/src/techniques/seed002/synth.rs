@@ -3,12 +3,14 @@
 //! Consumes an [`Encoding`] and its [`Templates`]; produces parameters for which every
 //! inductiveness obligation holds, found by iterated SMT queries: starting from bottom, ask
 //! for a model that violates some obligation under the current parameters, join the model's
-//! values into the violated rows, repeat until unsatisfiable. Then the error calls are checked
-//! under the invariant, and a TRUE is re-checked by a fresh solver that sees only the program
-//! formula and the parameters as constants.
+//! values into the violated rows, repeat until unsatisfiable; widened rows are narrowed back.
+//! Then the error calls are checked under the invariant; while one is reachable, a descent
+//! (Houdini over tighter bounds) looks for a stronger inductive invariant. A TRUE is
+//! re-checked by a fresh solver that sees only the program formula and the parameters as
+//! constants.
 
 use super::encode::Encoding;
-use super::template::{Param, Templates};
+use super::template::{Param, Side, Templates};
 use crate::engine::Budget;
 use std::collections::{BTreeMap, BTreeSet};
 use z3::ast::Bool;
@@ -20,6 +22,9 @@ const MAX_JOINS: usize = 2000;
 /// How often narrowing may move a narrowed row out to the extreme value a run gives it
 /// before the row gets its widened parameter back.
 const MAX_REGROWTHS: usize = 4;
+
+/// How many descents may tighten an invariant that does not exclude an error.
+const MAX_DESCENTS: usize = 8;
 
 /// What the synthesis found.
 pub enum Found {
@@ -78,7 +83,7 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
     }
     let errors: Vec<Bool> = enc.errors.iter().map(|(g, _)| g.clone()).collect();
     let undefined: Vec<Bool> = enc.undefined.iter().map(|(g, _, _)| g.clone()).collect();
-    let mut narrowed = false;
+    let (mut narrowed, mut descents) = (false, 0);
     let all: Vec<usize> = (0..violations.len()).collect();
     let whole = Stage {
         enc,
@@ -100,6 +105,9 @@ pub fn synthesise(enc: &Encoding, tpl: &mut Templates, budget: Budget) -> Result
             (None, None) => break,
             _ if !narrowed && whole.narrow(&solver, tpl, &mut rounds, true)? => {
                 narrowed = true;
+            }
+            _ if descents < MAX_DESCENTS && whole.descend(&solver, tpl, &mut rounds)? => {
+                (narrowed, descents) = (true, descents + 1);
             }
             (Some(i), _) => return Ok(Found::ErrorReachable(enc.errors[i].1, rounds)),
             (None, Some(i)) => {
@@ -271,6 +279,78 @@ impl Stage<'_> {
         Ok(!old.is_empty())
     }
 
+    /// Descent (Houdini over tighter bounds): when the invariant is inductive but does not
+    /// exclude an error, its numeric rows may still be weaker than the least fixed point (a
+    /// value joined while another row was transiently widened stays in the hull narrowing
+    /// returns to). Every side of every numeric row moves in to its [`Templates::tighter`]
+    /// candidates together; while a model violates the obligation of a moved row, each side
+    /// it leaves goes to its next candidate or back to its old bound. Moving a side in only
+    /// strengthens what the other obligations assume, so the sides that stay moved form an
+    /// inductive invariant again. Returns whether any side stayed moved.
+    fn descend(
+        &self,
+        solver: &Solver,
+        tpl: &mut Templates,
+        rounds: &mut usize,
+    ) -> Result<bool, String> {
+        let obligations = &self.enc.obligations;
+        let rows: BTreeSet<usize> = self.mine.iter().map(|i| obligations[*i].row).collect();
+        // For each moved side: its old bound, its candidates and the one it is at.
+        let mut moved: BTreeMap<(usize, Side), (i128, Vec<i128>, usize)> = BTreeMap::new();
+        for r in rows {
+            for side in [Side::Lower, Side::Upper] {
+                let (Some(old), candidates) = (tpl.bound(r, side), tpl.tighter(r, side)) else {
+                    continue;
+                };
+                if let Some(first) = candidates.first() {
+                    tpl.set_bound(r, side, *first);
+                    moved.insert((r, side), (old, candidates, 0));
+                }
+            }
+        }
+        let mut clean = false;
+        while !clean && !moved.is_empty() {
+            clean = true;
+            let mut fix = tpl.fix();
+            for &i in self.mine {
+                let row = obligations[i].row;
+                if !moved.keys().any(|(r, _)| *r == row) {
+                    continue;
+                }
+                self.budget.check().map_err(|e| e.to_string())?;
+                *rounds += 1;
+                let Some(model) = violating_model(solver, &fix, &self.violations[i], *rounds)?
+                else {
+                    continue;
+                };
+                clean = false;
+                for (j, o) in obligations.iter().enumerate() {
+                    let w = &self.violations[j];
+                    if !moved.keys().any(|(r, _)| *r == o.row)
+                        || model.eval(w, true).and_then(|b| b.as_bool()) != Some(true)
+                    {
+                        continue;
+                    }
+                    let sides = match tpl.outside(o.row, bits_of(&model, &o.value)?) {
+                        Some(true) => vec![Side::Upper],
+                        Some(false) => vec![Side::Lower],
+                        None => vec![Side::Lower, Side::Upper],
+                    };
+                    for side in sides {
+                        back_off(tpl, &mut moved, (o.row, side));
+                    }
+                }
+                fix = tpl.fix();
+            }
+        }
+        if debugging() {
+            for (r, side) in moved.keys() {
+                eprintln!("descent: {} ({side:?})", tpl.show(*r));
+            }
+        }
+        Ok(!moved.is_empty())
+    }
+
     /// The extreme value a run violating obligation `j` under `fix` gives its numeric row, in
     /// the direction in which `model`'s value leaves the row, found by binary search between
     /// that value and the bound of the row's `previous` (inductive) parameter; `None` when it
@@ -324,6 +404,26 @@ impl Stage<'_> {
         }
         let gain = if up { reached < bound } else { reached > bound };
         Ok(gain.then_some(reached))
+    }
+}
+
+/// Moves `side` of a row of a descent to its next candidate, or back to its old bound when it
+/// has none left.
+fn back_off(
+    tpl: &mut Templates,
+    moved: &mut BTreeMap<(usize, Side), (i128, Vec<i128>, usize)>,
+    (r, side): (usize, Side),
+) {
+    let Some((old, candidates, at)) = moved.get_mut(&(r, side)) else {
+        return;
+    };
+    *at += 1;
+    match candidates.get(*at) {
+        Some(n) => tpl.set_bound(r, side, *n),
+        None => {
+            tpl.set_bound(r, side, *old);
+            moved.remove(&(r, side));
+        }
     }
 }
 

@@ -74,6 +74,15 @@ enum Vars {
     },
 }
 
+/// A side of a numeric row's interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    /// The lower bound.
+    Lower,
+    /// The upper bound.
+    Upper,
+}
+
 /// A row: one constrained value at one loop head.
 pub struct Row {
     /// Its kind.
@@ -393,6 +402,63 @@ impl Templates {
         }
     }
 
+    /// The bounds a descent tries on `side` of numeric row `r`, strongest first: the nearest
+    /// program constant strictly inside the interval, then one step in. Empty for points-to
+    /// rows, empty intervals and a side that cannot move.
+    pub fn tighter(&self, r: usize, side: Side) -> Vec<i128> {
+        let Param::Interval {
+            empty: false,
+            lo,
+            hi,
+            ..
+        } = self.params[r]
+        else {
+            return vec![];
+        };
+        if self.rows[r].kind == Kind::Upper && side == Side::Lower {
+            return vec![];
+        }
+        // The interior of the interval, from the side's bound inwards.
+        let inner = |t: i128| match side {
+            Side::Upper => t < hi && (self.rows[r].kind == Kind::Upper || t >= lo),
+            Side::Lower => t > lo && t <= hi,
+        };
+        let step = match side {
+            Side::Upper => hi - 1,
+            Side::Lower => lo + 1,
+        };
+        let jump = match side {
+            Side::Upper => self.thresholds.iter().rev().copied().find(|t| inner(*t)),
+            Side::Lower => self.thresholds.iter().copied().find(|t| inner(*t)),
+        };
+        let mut out: Vec<i128> = jump.into_iter().filter(|t| *t != step).collect();
+        if inner(step) {
+            out.push(step);
+        }
+        out
+    }
+
+    /// Moves `side` of numeric row `r`'s interval to `n` (a descent's candidate, or the bound
+    /// it had before).
+    pub fn set_bound(&mut self, r: usize, side: Side, n: i128) {
+        if let Param::Interval { lo, hi, seen, .. } = &mut self.params[r] {
+            match side {
+                Side::Upper => *hi = n,
+                Side::Lower => *lo = n,
+            }
+            *seen = (seen.0.max(*lo), seen.1.min(*hi));
+        }
+    }
+
+    /// The bound on `side` of numeric row `r` (`None` for points-to rows and empty ones).
+    pub fn bound(&self, r: usize, side: Side) -> Option<i128> {
+        match (&self.params[r], side) {
+            (Param::Interval { empty: false, hi, .. }, Side::Upper) => Some(*hi),
+            (Param::Interval { empty: false, lo, .. }, Side::Lower) => Some(*lo),
+            _ => None,
+        }
+    }
+
     /// Extends numeric row `r`'s interval to `n` exactly (no widening): a bound found as
     /// the extreme value a run can give the row.
     pub fn extend_to(&mut self, r: usize, n: i128) {
@@ -551,6 +617,37 @@ mod tests {
         assert!(t.narrowings().is_empty());
         assert!(t.join(r, 25));
         assert_eq!(t.show(r), "-5 <= x <= 2147483647");
+    }
+
+    #[test]
+    fn a_descent_tries_the_nearest_constant_inside_then_one_step() {
+        let mut t = Templates::new(vec![], vec![0, 3, 1000]);
+        let kind = Kind::Interval {
+            signed: true,
+            bits: 32,
+        };
+        let r = t.add(kind, "x".into());
+        assert!(t.tighter(r, Side::Upper).is_empty(), "bottom cannot move");
+        t.join(r, 1);
+        t.join(r, 6);
+        assert_eq!(t.show(r), "1 <= x <= 6");
+        assert_eq!(t.tighter(r, Side::Upper), vec![3, 5]);
+        // No constant strictly inside above 1 but 3; none below it but the step.
+        assert_eq!(t.tighter(r, Side::Lower), vec![3, 2]);
+        t.set_bound(r, Side::Upper, 5);
+        assert_eq!(t.show(r), "1 <= x <= 5");
+        assert_eq!(t.bound(r, Side::Upper), Some(5));
+        t.set_bound(r, Side::Lower, 5);
+        assert!(t.tighter(r, Side::Upper).is_empty(), "a point cannot shrink");
+        assert!(t.tighter(r, Side::Lower).is_empty());
+        // An upper-bound row has no lower side; its constant may lie anywhere below.
+        let u = t.add(Kind::Upper, "y".into());
+        t.join(u, 7);
+        assert_eq!(t.tighter(u, Side::Upper), vec![3, 6]);
+        assert!(t.tighter(u, Side::Lower).is_empty());
+        // A points-to row has no bounds.
+        let p = t.add(Kind::PointsTo, "p".into());
+        assert!(t.tighter(p, Side::Upper).is_empty());
     }
 
     #[test]
