@@ -86,7 +86,8 @@ pub enum Outcome {
     Incomplete(Vec<String>),
 }
 
-struct Waiting(State, u64);
+/// A state waiting to be followed, with the key that orders the waitlist (greatest first).
+struct Waiting(State, Reverse<(u32, u64)>);
 
 impl PartialEq for Waiting {
     fn eq(&self, o: &Self) -> bool {
@@ -106,9 +107,23 @@ impl Ord for Waiting {
 }
 impl Waiting {
     fn key(&self) -> Reverse<(u32, u64)> {
-        Reverse((self.0.forks, self.1))
+        self.1
     }
 }
+
+/// The order in which an exploration follows its waiting states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Fewest nondeterministic choices first (breadth-first over choices: the shortest
+    /// counterexamples first).
+    #[default]
+    FewestChoices,
+    /// Most live heap blocks first, up to the given number, then fewest choices: for
+    /// collecting heaps of a least size, which breadth-first reaches only after exponentially
+    /// many short runs.
+    LargestHeap(usize),
+}
+
 
 /// Watches the states an exploration reaches, e.g. to collect heap samples
 /// (`crate::explicit::sample`). The explorer calls it on every state before taking edges from it.
@@ -137,6 +152,7 @@ pub struct Explorer<'p> {
     start: Instant,
     incomplete: BTreeSet<String>,
     observer: Option<&'p mut dyn Observer>,
+    order: Order,
     /// Counters.
     pub stats: Stats,
 }
@@ -161,6 +177,7 @@ impl<'p> Explorer<'p> {
             start: Instant::now(),
             incomplete: BTreeSet::new(),
             observer: None,
+            order: Order::default(),
             stats: Stats::default(),
         }
     }
@@ -168,6 +185,12 @@ impl<'p> Explorer<'p> {
     /// The same explorer, showing every state it reaches to `o` (see [`Observer`]).
     pub fn with_observer(mut self, o: &'p mut dyn Observer) -> Self {
         self.observer = Some(o);
+        self
+    }
+
+    /// The same explorer, following its waiting states in `order`.
+    pub fn with_order(mut self, order: Order) -> Self {
+        self.order = order;
         self
     }
 
@@ -201,7 +224,16 @@ impl<'p> Explorer<'p> {
     fn push(&mut self, st: State) {
         self.seq += 1;
         self.stats.max_choices = self.stats.max_choices.max(st.forks);
-        self.queue.push(Waiting(st, self.seq));
+        // Fewer choices and earlier states first; a larger heap before either when asked.
+        let rank = match self.order {
+            Order::FewestChoices => st.forks,
+            Order::LargestHeap(cap) => {
+                let small = cap.saturating_sub(st.mem.live_heap()) as u32;
+                small.saturating_mul(1 << 20).saturating_add(st.forks)
+            }
+        };
+        let key = Reverse((rank, self.seq));
+        self.queue.push(Waiting(st, key));
     }
 
     fn out_of_budget(&self) -> Option<String> {

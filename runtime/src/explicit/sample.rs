@@ -14,11 +14,14 @@
 //! structure in the middle of its destruction) and it is not taken. Samples are kept per
 //! [`Site`] (function entry or return, loop head), and those at function boundaries are
 //! preferred when there are any: loop heads can be in the middle of an update. The exploration
-//! runs with no property checked, so that no violation ends it, and stops once every recursive
+//! runs with no property checked, so that no violation ends it, follows the states with the
+//! larger heaps first (up to 2d blocks; then the fewest choices), and stops once every recursive
 //! type that program variables point to has k samples at its preferred site.
 
 use crate::explicit::exec::State;
-use crate::explicit::explore::{Explorer, Limits, OBSERVER_STOP, Observer, Outcome, Stats};
+use crate::explicit::explore::{
+    Explorer, Limits, OBSERVER_STOP, Observer, Order, Outcome, Stats,
+};
 use crate::explicit::memory::{BlockId, BlockKind, Memory, Ptr, Val};
 use crate::program::ir::{Expr, ExprKind, FuncId, Op, Program, StructId, Type, VarId};
 use crate::program::property::PropertySet;
@@ -509,11 +512,15 @@ pub struct Collection {
 pub fn collect(prog: &Program, cfg: Config, limits: Limits) -> Collection {
     let start = Instant::now();
     let checks = PropertySet(BTreeSet::new());
+    // Heaps of d nodes come from long runs: larger heaps first, up to twice that size.
+    let order = Order::LargestHeap(2 * cfg.d);
     let mut sampler = Sampler::new(prog, cfg);
     let (outcome, stats) = if sampler.enough() {
         (Outcome::Complete, Stats::default())
     } else {
-        let mut ex = Explorer::new(prog, &checks, limits).with_observer(&mut sampler);
+        let mut ex = Explorer::new(prog, &checks, limits)
+            .with_order(order)
+            .with_observer(&mut sampler);
         let outcome = ex.run();
         let stats = ex.stats.clone();
         // As in `report::verify`: dropping millions of shared states takes long; leak them.
@@ -565,6 +572,41 @@ mod tests {
           }\n\
           return 0;\n\
         }\n";
+
+    /// Every iteration of the loop forks four times before it allocates: breadth-first over
+    /// choices needs thousands of steps for a list of five, larger heaps first a few hundred.
+    #[test]
+    fn larger_heaps_are_followed_first() {
+        let p = program(
+            "struct node { int a; int b; struct node *next; };\n\
+             int main(void) {\n\
+               struct node *h = 0;\n\
+               while (__VERIFIER_nondet_int()) {\n\
+                 int a = 0, b = 0;\n\
+                 if (__VERIFIER_nondet_int()) a = 1;\n\
+                 if (__VERIFIER_nondet_int()) b = 1;\n\
+                 if (__VERIFIER_nondet_int()) a = a + b;\n\
+                 struct node *t = malloc(sizeof(struct node));\n\
+                 if (!t) return 0;\n\
+                 t->a = a; t->b = b; t->next = h; h = t;\n\
+               }\n\
+               return 0;\n\
+             }\n",
+        );
+        let cfg = Config {
+            k: 3,
+            d: 5,
+            points: Points::Boundaries,
+        };
+        let bounded = Limits {
+            max_steps: 1_500,
+            ..Limits::default()
+        };
+        let c = collect(&p, cfg, bounded);
+        assert!(c.enough, "{} steps: {:?}", c.stats.steps, c.reasons);
+        let t = c.types.iter().find(|t| t.ty.name == "struct node").unwrap();
+        assert!(t.used().iter().all(|s| s.shape.nodes() >= 5));
+    }
 
     #[test]
     fn recursive_types_are_structs_with_self_pointers() {
