@@ -286,6 +286,9 @@ pub fn parse_seconds(s: &str) -> Result<Seconds, String> {
 fn main() -> ExitCode {
     let start = Instant::now();
     let cli = Cli::parse();
+    if let Some(warning) = shapecheck_runtime::smt::old_z3_warning() {
+        eprintln!("{warning}");
+    }
     match cli.command {
         Command::Bench(args) => bench::run(&args),
         Command::Cfa { file, dot } => show_cfa(&file, dot),

@@ -124,7 +124,6 @@ pub enum Order {
     LargestHeap(usize),
 }
 
-
 /// Watches the states an exploration reaches, e.g. to collect heap samples
 /// (`crate::explicit::sample`). The explorer calls it on every state before taking edges from it.
 pub trait Observer {

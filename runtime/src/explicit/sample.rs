@@ -19,9 +19,7 @@
 //! type that program variables point to has k samples at its preferred site.
 
 use crate::explicit::exec::State;
-use crate::explicit::explore::{
-    Explorer, Limits, OBSERVER_STOP, Observer, Order, Outcome, Stats,
-};
+use crate::explicit::explore::{Explorer, Limits, OBSERVER_STOP, Observer, Order, Outcome, Stats};
 use crate::explicit::memory::{BlockId, BlockKind, Memory, Ptr, Val};
 use crate::program::ir::{Expr, ExprKind, FuncId, Op, Program, StructId, Type, VarId};
 use crate::program::property::PropertySet;

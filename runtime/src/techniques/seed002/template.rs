@@ -453,8 +453,18 @@ impl Templates {
     /// The bound on `side` of numeric row `r` (`None` for points-to rows and empty ones).
     pub fn bound(&self, r: usize, side: Side) -> Option<i128> {
         match (&self.params[r], side) {
-            (Param::Interval { empty: false, hi, .. }, Side::Upper) => Some(*hi),
-            (Param::Interval { empty: false, lo, .. }, Side::Lower) => Some(*lo),
+            (
+                Param::Interval {
+                    empty: false, hi, ..
+                },
+                Side::Upper,
+            ) => Some(*hi),
+            (
+                Param::Interval {
+                    empty: false, lo, ..
+                },
+                Side::Lower,
+            ) => Some(*lo),
             _ => None,
         }
     }
@@ -638,7 +648,10 @@ mod tests {
         assert_eq!(t.show(r), "1 <= x <= 5");
         assert_eq!(t.bound(r, Side::Upper), Some(5));
         t.set_bound(r, Side::Lower, 5);
-        assert!(t.tighter(r, Side::Upper).is_empty(), "a point cannot shrink");
+        assert!(
+            t.tighter(r, Side::Upper).is_empty(),
+            "a point cannot shrink"
+        );
         assert!(t.tighter(r, Side::Lower).is_empty());
         // An upper-bound row has no lower side; its constant may lie anywhere below.
         let u = t.add(Kind::Upper, "y".into());
