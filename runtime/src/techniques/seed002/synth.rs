@@ -162,9 +162,15 @@ impl Stage<'_> {
         joins: &mut usize,
     ) -> Result<(), String> {
         let mut fix = tpl.fix();
+        // The number of joins when each obligation last held: the same query again, under
+        // the same parameters, would hold again.
+        let mut held: BTreeMap<usize, usize> = BTreeMap::new();
         loop {
             let mut clean = true;
             for &i in self.mine {
+                if held.get(&i) == Some(joins) {
+                    continue;
+                }
                 loop {
                     self.budget.check().map_err(|e| e.to_string())?;
                     *rounds += 1;
@@ -175,6 +181,7 @@ impl Stage<'_> {
                     }
                     let Some(model) = violating_model(solver, &fix, &self.violations[i], *rounds)?
                     else {
+                        held.insert(i, *joins);
                         break;
                     };
                     clean = false;
