@@ -226,33 +226,16 @@ impl Stage<'_> {
             }
         }
         let mut regrown: BTreeMap<usize, usize> = BTreeMap::new();
-        // Passes over the obligations of narrowed rows (only they can fail) until one pass
-        // finds none violated.
-        let mut clean = false;
-        while !clean && !old.is_empty() {
-            clean = true;
-            let mut fix = tpl.fix();
-            for &i in self.mine {
-                if !old.contains_key(&obligations[i].row) {
-                    continue;
-                }
-                self.budget.check().map_err(|e| e.to_string())?;
-                *rounds += 1;
-                let Some(model) = violating_model(solver, &fix, &self.violations[i], *rounds)?
-                else {
-                    continue;
-                };
-                clean = false;
-                let failed: Vec<usize> = (0..obligations.len())
-                    .filter(|j| old.contains_key(&obligations[*j].row))
-                    .filter(|j| {
-                        let w = &self.violations[*j];
-                        model.eval(w, true).and_then(|b| b.as_bool()) == Some(true)
-                    })
-                    .collect();
+        let kept = self.houdini(
+            solver,
+            tpl,
+            rounds,
+            &mut old,
+            |old, row| old.contains_key(&row),
+            |old, tpl, (model, fix, failed), rounds| {
                 if failed.is_empty() {
                     // Not expected (see above); give every row back its old parameter.
-                    for (r, p) in std::mem::take(&mut old) {
+                    for (r, p) in std::mem::take(old) {
                         tpl.params[r] = p;
                     }
                     return Ok(false);
@@ -264,7 +247,7 @@ impl Stage<'_> {
                     };
                     let tries = regrown.entry(r).or_insert(0);
                     let far = match regrow && *tries < MAX_REGROWTHS {
-                        true => self.extreme(solver, (&fix, j), tpl, previous, &model, rounds)?,
+                        true => self.extreme(solver, (fix, j), tpl, previous, model, rounds)?,
                         false => None,
                     };
                     *tries += 1;
@@ -280,10 +263,10 @@ impl Stage<'_> {
                         }
                     }
                 }
-                fix = tpl.fix();
-            }
-        }
-        Ok(!old.is_empty())
+                Ok(true)
+            },
+        )?;
+        Ok(kept && !old.is_empty())
     }
 
     /// Descent (Houdini over tighter bounds): when the invariant is inductive but does not
@@ -303,7 +286,7 @@ impl Stage<'_> {
         let obligations = &self.enc.obligations;
         let rows: BTreeSet<usize> = self.mine.iter().map(|i| obligations[*i].row).collect();
         // For each moved side: its old bound, its candidates and the one it is at.
-        let mut moved: BTreeMap<(usize, Side), (i128, Vec<i128>, usize)> = BTreeMap::new();
+        let mut moved: Moved = BTreeMap::new();
         for r in rows {
             for side in [Side::Lower, Side::Upper] {
                 let (Some(old), candidates) = (tpl.bound(r, side), tpl.tighter(r, side)) else {
@@ -315,13 +298,63 @@ impl Stage<'_> {
                 }
             }
         }
+        let is_moved = |moved: &Moved, row: usize| moved.keys().any(|(r, _)| *r == row);
+        self.houdini(
+            solver,
+            tpl,
+            rounds,
+            &mut moved,
+            is_moved,
+            |moved, tpl, (model, _, failed), _| {
+                for j in failed {
+                    let o = &obligations[j];
+                    let sides = match tpl.outside(o.row, bits_of(model, &o.value)?) {
+                        Some(true) => vec![Side::Upper],
+                        Some(false) => vec![Side::Lower],
+                        None => vec![Side::Lower, Side::Upper],
+                    };
+                    for side in sides {
+                        back_off(tpl, moved, (o.row, side));
+                    }
+                }
+                Ok(true)
+            },
+        )?;
+        if debugging() {
+            for (r, side) in moved.keys() {
+                eprintln!("descent: {} ({side:?})", tpl.show(*r));
+            }
+        }
+        Ok(!moved.is_empty())
+    }
+
+    /// Houdini passes over the obligations of the rows that `state` has moved in (only they
+    /// can fail: moving a row in strengthens what the others assume), until one pass finds
+    /// none violated. Each violating model goes to `back_off` with the parameters' constraints
+    /// and the moved rows' obligations it violates, to move some of those rows back out;
+    /// `back_off` returning false ends the passes at once (and so does this, with false).
+    #[allow(clippy::type_complexity)]
+    fn houdini<S>(
+        &self,
+        solver: &Solver,
+        tpl: &mut Templates,
+        rounds: &mut usize,
+        state: &mut S,
+        moved: impl Fn(&S, usize) -> bool,
+        mut back_off: impl FnMut(
+            &mut S,
+            &mut Templates,
+            (&Model, &[Bool], Vec<usize>),
+            &mut usize,
+        ) -> Result<bool, String>,
+    ) -> Result<bool, String> {
+        let obligations = &self.enc.obligations;
         let mut clean = false;
-        while !clean && !moved.is_empty() {
+        while !clean {
             clean = true;
             let mut fix = tpl.fix();
             for &i in self.mine {
-                let row = obligations[i].row;
-                if !moved.keys().any(|(r, _)| *r == row) {
+                if !moved(state, obligations[i].row) {
                     continue;
                 }
                 self.budget.check().map_err(|e| e.to_string())?;
@@ -331,31 +364,20 @@ impl Stage<'_> {
                     continue;
                 };
                 clean = false;
-                for (j, o) in obligations.iter().enumerate() {
-                    let w = &self.violations[j];
-                    if !moved.keys().any(|(r, _)| *r == o.row)
-                        || model.eval(w, true).and_then(|b| b.as_bool()) != Some(true)
-                    {
-                        continue;
-                    }
-                    let sides = match tpl.outside(o.row, bits_of(&model, &o.value)?) {
-                        Some(true) => vec![Side::Upper],
-                        Some(false) => vec![Side::Lower],
-                        None => vec![Side::Lower, Side::Upper],
-                    };
-                    for side in sides {
-                        back_off(tpl, &mut moved, (o.row, side));
-                    }
+                let failed: Vec<usize> = (0..obligations.len())
+                    .filter(|j| moved(state, obligations[*j].row))
+                    .filter(|j| {
+                        let w = &self.violations[*j];
+                        model.eval(w, true).and_then(|b| b.as_bool()) == Some(true)
+                    })
+                    .collect();
+                if !back_off(state, tpl, (&model, &fix, failed), rounds)? {
+                    return Ok(false);
                 }
                 fix = tpl.fix();
             }
         }
-        if debugging() {
-            for (r, side) in moved.keys() {
-                eprintln!("descent: {} ({side:?})", tpl.show(*r));
-            }
-        }
-        Ok(!moved.is_empty())
+        Ok(true)
     }
 
     /// The extreme value a run violating obligation `j` under `fix` gives its numeric row, in
@@ -414,13 +436,12 @@ impl Stage<'_> {
     }
 }
 
+/// The sides a descent moved in: for each, its old bound, its candidates and the one it is at.
+type Moved = BTreeMap<(usize, Side), (i128, Vec<i128>, usize)>;
+
 /// Moves `side` of a row of a descent to its next candidate, or back to its old bound when it
 /// has none left.
-fn back_off(
-    tpl: &mut Templates,
-    moved: &mut BTreeMap<(usize, Side), (i128, Vec<i128>, usize)>,
-    (r, side): (usize, Side),
-) {
+fn back_off(tpl: &mut Templates, moved: &mut Moved, (r, side): (usize, Side)) {
     let Some((old, candidates, at)) = moved.get_mut(&(r, side)) else {
         return;
     };
