@@ -87,7 +87,7 @@ pub enum Outcome {
 }
 
 /// A state waiting to be followed, with the key that orders the waitlist (greatest first).
-struct Waiting(State, Reverse<(u32, u64)>);
+struct Waiting(State, Reverse<(usize, u32, u64)>);
 
 impl PartialEq for Waiting {
     fn eq(&self, o: &Self) -> bool {
@@ -106,7 +106,7 @@ impl Ord for Waiting {
     }
 }
 impl Waiting {
-    fn key(&self) -> Reverse<(u32, u64)> {
+    fn key(&self) -> Reverse<(usize, u32, u64)> {
         self.1
     }
 }
@@ -224,14 +224,11 @@ impl<'p> Explorer<'p> {
         self.seq += 1;
         self.stats.max_choices = self.stats.max_choices.max(st.forks);
         // Fewer choices and earlier states first; a larger heap before either when asked.
-        let rank = match self.order {
-            Order::FewestChoices => st.forks,
-            Order::LargestHeap(cap) => {
-                let small = cap.saturating_sub(st.mem.live_heap()) as u32;
-                small.saturating_mul(1 << 20).saturating_add(st.forks)
-            }
+        let missing = match self.order {
+            Order::FewestChoices => 0,
+            Order::LargestHeap(cap) => cap.saturating_sub(st.mem.live_heap()),
         };
-        let key = Reverse((rank, self.seq));
+        let key = Reverse((missing, st.forks, self.seq));
         self.queue.push(Waiting(st, key));
     }
 

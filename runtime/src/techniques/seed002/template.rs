@@ -441,12 +441,11 @@ impl Templates {
     /// Moves `side` of numeric row `r`'s interval to `n` (a descent's candidate, or the bound
     /// it had before).
     pub fn set_bound(&mut self, r: usize, side: Side, n: i128) {
-        if let Param::Interval { lo, hi, seen, .. } = &mut self.params[r] {
+        if let Param::Interval { lo, hi, .. } = &mut self.params[r] {
             match side {
                 Side::Upper => *hi = n,
                 Side::Lower => *lo = n,
             }
-            *seen = (seen.0.max(*lo), seen.1.min(*hi));
         }
     }
 
