@@ -240,6 +240,14 @@ pub enum Model {
 }
 
 impl Model {
+    /// The name SV-COMP's task definitions and `--data-model` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Ilp32 => "ILP32",
+            Model::Lp64 => "LP64",
+        }
+    }
+
     pub fn data_model(self) -> shapecheck_runtime::program::ir::DataModel {
         match self {
             Model::Ilp32 => shapecheck_runtime::program::ir::DataModel::Ilp32,

@@ -74,6 +74,12 @@ pub struct BenchArgs {
     /// them the same verdict.
     #[arg(long, value_enum, default_value_t = crate::Malloc::NeverFails)]
     pub malloc: crate::Malloc,
+    /// The data model of every task, instead of the one its definition names: run ILP32 tasks
+    /// on the 64-bit path (`LP64`), or the reverse. The expected verdicts stay the task's, so
+    /// a pair whose verdict depends on the width of `long` or of pointers may then be scored
+    /// wrong.
+    #[arg(long, value_enum, value_name = "MODEL")]
+    pub data_model: Option<crate::Model>,
     /// A spec file for every `verify` call (checked once here; see `verify --spec`).
     #[arg(long, value_name = "FILE")]
     pub spec: Option<PathBuf>,
@@ -238,7 +244,12 @@ fn plan(args: &BenchArgs) -> Result<Plan, String> {
     let mut plan = Plan::default();
     for path in &tasks {
         match task::load_task(path) {
-            Ok(loaded) => {
+            Ok(mut loaded) => {
+                if let Some(model) = args.data_model {
+                    for pair in &mut loaded.pairs {
+                        pair.data_model = model.name().to_string();
+                    }
+                }
                 plan.pairs.extend(loaded.pairs);
                 plan.skipped.add(loaded.skipped);
             }
@@ -349,6 +360,7 @@ esac"#;
             verbose: true,
             verifier_arg: vec![],
             malloc: crate::Malloc::MayFail,
+            data_model: None,
             spec: None,
             with_library: false,
             witnesses: None,
@@ -498,6 +510,23 @@ esac"#;
         fs::write(&spec, "predicate p[f](v) := exists w. g(v, w);\n").unwrap();
         let err = verifier_args(&a).unwrap_err();
         assert!(err.contains("my.shape:1:"), "{err}");
+    }
+
+    #[test]
+    fn a_data_model_given_replaces_every_tasks_own() {
+        let root = suite();
+        let mut a = args(vec![root.path().to_path_buf()]);
+        let models = |a: &BenchArgs| -> Vec<String> {
+            plan(a)
+                .unwrap()
+                .pairs
+                .into_iter()
+                .map(|p| p.data_model)
+                .collect()
+        };
+        assert_eq!(models(&a), ["ILP32"; 3]);
+        a.data_model = Some(crate::Model::Lp64);
+        assert_eq!(models(&a), ["LP64"; 3]);
     }
 
     #[test]

@@ -380,6 +380,14 @@ impl<'a> Art<'a> {
         let edge = &func.cfa[e];
         let line = edge.line;
         let op = self.t.normalise(self.refs.rewrite(&edge.op));
+        let op = match self.t.v.slots.resolve(prog, g, op) {
+            Ok(op) => op,
+            Err(why) => {
+                return vec![Succ::Stop(format!(
+                    "line {line}: unsupported by the shape analysis: {why}"
+                ))];
+            }
+        };
         // Canonical abstraction at loop heads only: elsewhere a node materialised by a
         // condition (`p->succ != NULL`) stays a single cell for the operations that follow,
         // also in a function called next; termination needs blur only at loops (there is no
@@ -718,6 +726,8 @@ impl<'a> Art<'a> {
             .dead(self.t.prog, &self.refs, key)
             .into_iter()
             .filter(|x| v.cell_var(*x).is_none() && !self.t.orders_through(*x))
+            // A slot may read or write a variable it addresses where no statement names it.
+            .filter(|x| !v.slots.is_target(*x))
             .filter(|x| {
                 g.constant(*x).is_some()
                     || g.equal.iter().any(|e| e.0 == *x || e.1 == *x)
@@ -1118,7 +1128,9 @@ pub fn address_taken(prog: &Program, refs: &RefParams, v: &Vocab) -> Option<Stri
                     }
                 }
             };
-            for x in refs.exprs(prog, &edge.op) {
+            // A slot's new value `&v` or `&e->f` is read and written through the slot.
+            let op = refs.rewrite(&edge.op);
+            for x in v.slots.checked(prog, refs, &op) {
                 x.visit(&mut check);
             }
             if let Some(what) = found {

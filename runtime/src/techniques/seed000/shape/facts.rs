@@ -108,6 +108,8 @@ pub fn facts(g: &Graph, v: &Vocab) -> BTreeSet<Fact> {
             let sure = (0..g.n).find(|&u| g.un[p.slot][u] == T);
             points[i] = match (maybe.is_empty(), sure) {
                 _ if g.invalid[i] != F => None,
+                // A slot's node is the cell whose field it addresses, not its value.
+                _ if v.slots.base(v.vars[i].var).is_some() => None,
                 (true, _) => Some(None),
                 (false, Some(u)) => Some(Some(u)),
                 (false, None) => None,

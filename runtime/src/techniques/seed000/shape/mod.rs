@@ -2,7 +2,7 @@
 //! vocabulary of predicates comes from a checked spec (compiled or loaded at run time) and a
 //! shape type per recursive struct; nothing here knows lists or trees.
 //!
-//! Stages: [`alias`] (reference parameters: `*pp` read as the caller's variable), [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
+//! Stages: [`alias`] (reference parameters: `*pp` read as the caller's variable), [`slots`] (`struct s **` cursors over links: `*pp` read as the variable or field they address), [`vocab`] (which predicates), [`graph`] (structures, blur, embedding),
 //! [`formula`] (three-valued evaluation of defining formulas), [`delta`] (finite differencing
 //! bounds for closures), [`coerce`] (constraints from the definitions), [`data`] (field predicates of field
 //! assertions), [`order`] (a field ordered along a link: sortedness), [`embed`] (struct variables and embedded members as nodes), [`own`] (blocks owned through raw
@@ -26,5 +26,6 @@ pub mod inner;
 pub mod live;
 pub mod order;
 pub mod own;
+pub mod slots;
 pub mod transfer;
 pub mod vocab;

@@ -22,6 +22,7 @@ use super::data;
 use super::delta::{ClosureDelta, beyond_gone, relink, reroot, retarget};
 use super::formula::{Changes, Eval, tuples};
 use super::graph::{F, Graph, H, T, join};
+use super::slots::NewValue;
 use super::vocab::{PredKind, Vocab};
 use crate::engine::feasibility::PathEnd;
 use crate::program::ir::*;
@@ -670,6 +671,12 @@ impl<'a> Transfer<'a> {
         {
             return self.assign_fields(g, lhs, rhs, *s, line);
         }
+        if let ExprKind::Var(x) = &lhs.kind
+            && self.v.slots.base(*x).is_some()
+            && self.v.var(*x).is_some()
+        {
+            return self.assign_slot(g, *x, rhs, line);
+        }
         if lhs.ty.pointee().is_none() {
             if let ExprKind::Var(x) = &lhs.kind
                 && matches!(rhs.kind, ExprKind::Cmp(..))
@@ -728,6 +735,53 @@ impl<'a> Transfer<'a> {
         out
     }
 
+    /// `pp = rhs` for a slot `pp` (see [`super::slots`]): the slot points to the cell whose
+    /// field `rhs` addresses (to no cell for a variable's address), and its constant says
+    /// which field or variable; a copy of another slot copies both.
+    fn assign_slot(
+        &self,
+        g: Graph,
+        x: VarId,
+        rhs: &Expr,
+        line: u32,
+    ) -> Vec<Result<Graph, AbsError>> {
+        let slots = &self.v.slots;
+        let lhs = slots.as_pointer(x).expect("a slot");
+        let (target, base, values) = match slots.value(self.prog, rhs) {
+            Some(NewValue::Addr(t, None)) => (Some(t), rhs.clone(), vec![Ok((g, PVal::Null))]),
+            Some(NewValue::Addr(t, Some(p))) => {
+                let values = self.eval_ptr(g, &p, line);
+                (Some(t), p, values)
+            }
+            Some(NewValue::Copy(q)) => {
+                let t = g.constant(q).map(super::slots::decode);
+                let p = slots.as_pointer(q).expect("a slot");
+                let values = self.eval_ptr(g, &p, line);
+                (t, p, values)
+            }
+            None => (None, rhs.clone(), vec![Ok((g, PVal::Unknown))]),
+        };
+        let mut out = vec![];
+        for r in values {
+            match r {
+                Ok((_, PVal::Null | PVal::Unknown | PVal::Member(..)))
+                    if matches!(target, Some(super::slots::Target::Field(_))) =>
+                {
+                    let what = "the pointer to the cell whose field a slot addresses";
+                    out.push(Err(self.deref_error(&base, line, what)));
+                }
+                Ok((g, val)) => out.extend(self.store(g, &lhs, val, line).into_iter().map(|r| {
+                    r.map(|mut g| {
+                        g.set_constant(x, target.map(super::slots::encode));
+                        g
+                    })
+                })),
+                Err(e) => out.push(Err(e)),
+            }
+        }
+        out
+    }
+
     /// `*p = *q` for an analysed struct: one assignment per member, in order (the cells are
     /// the same or disjoint, so the order does not matter). Members that are structs or
     /// arrays are copied as wholes, which only checks their dereferences.
@@ -778,6 +832,12 @@ impl<'a> Transfer<'a> {
                 line,
                 "a block smaller than its struct",
             ))];
+        }
+        if let ExprKind::Var(x) = &lhs.kind
+            && self.v.slots.base(*x).is_some()
+        {
+            // A slot's target is set by its assignment, after the store.
+            g.set_constant(*x, None);
         }
         match &lhs.kind {
             ExprKind::Var(x) => match self.v.var(*x) {

@@ -574,6 +574,8 @@ pub struct Vocab<'d> {
     pub types: Vec<ShapeType>,
     /// Tracked pointer variables.
     pub vars: Vec<TrackedVar>,
+    /// The program's slots (`struct s **` cursors), tracked as pointers to their cells.
+    pub slots: super::slots::Slots,
     /// Tracked fields.
     pub fields: Vec<TrackedField>,
     /// Instrumentation predicate instances, in stratification order.
@@ -627,6 +629,7 @@ impl<'d> Vocab<'d> {
             domain,
             types: types.to_vec(),
             vars: vec![],
+            slots: super::slots::Slots::new(prog, &super::alias::RefParams::new(prog)),
             fields: vec![],
             instr: vec![],
             data: vec![],
@@ -648,13 +651,25 @@ impl<'d> Vocab<'d> {
         v.carriers = carriers(prog, |s| {
             types.iter().any(|t| t.strukt == s && t.generator.is_some())
         });
-        for &x in tracked {
+        for &x in tracked.iter().filter(|x| v.slots.base(**x).is_none()) {
             let ty = &prog.var(x).ty;
             let s = match ty.pointee() {
                 Some(t) if any && plain(prog, t, 0) => Some(super::transfer::RAW),
                 _ => pointee_struct(prog, ty).filter(|s| v.node_type(*s)),
             };
             if let Some(s) = s {
+                v.var_index.insert(x, v.vars.len());
+                v.vars.push(TrackedVar {
+                    var: x,
+                    name: qualified_name(prog, x),
+                    strukt: s,
+                    cell: false,
+                });
+            }
+        }
+        let slots: Vec<(VarId, StructId)> = v.slots.bases().collect();
+        for (x, s) in slots {
+            if v.node_type(s) {
                 v.var_index.insert(x, v.vars.len());
                 v.vars.push(TrackedVar {
                     var: x,
