@@ -363,11 +363,21 @@ impl<'a> Transfer<'a> {
         let subs: Vec<&Expr> = match &e.kind {
             ExprKind::Field(base, off, _) => match &base.kind {
                 ExprKind::Deref(p) => {
-                    return self.deref_ok(g, p, off + self.prog.size_of(&e.ty), line);
+                    let end = off + self.prog.size_of(&e.ty);
+                    return match self.array_element(p, end) {
+                        Some((q, end)) => self.deref_ok(g, q, end, line),
+                        None => self.deref_ok(g, p, end, line),
+                    };
                 }
                 _ => vec![base],
             },
-            ExprKind::Deref(p) => return self.deref_ok(g, p, self.prog.size_of(&e.ty), line),
+            ExprKind::Deref(p) => {
+                let size = self.prog.size_of(&e.ty);
+                return match self.array_element(p, size) {
+                    Some((q, end)) => self.deref_ok(g, q, end, line),
+                    None => self.deref_ok(g, p, size, line),
+                };
+            }
             ExprKind::AddrOf(a) => match &a.kind {
                 ExprKind::Field(base, _, _) => match &base.kind {
                     ExprKind::Deref(p) => return self.deref_ok(g, p, 0, line),
@@ -393,6 +403,34 @@ impl<'a> Transfer<'a> {
                 .collect();
         }
         cur
+    }
+
+    /// `p` as an element of an array member at a constant index (`q->name[3]`, `q->buf`
+    /// decayed): `q` and the end of the `size` bytes read from there, relative to `q`'s cell;
+    /// `None` unless the bytes lie inside the array.
+    fn array_element<'e>(&self, p: &'e Expr, size: u64) -> Option<(&'e Expr, u64)> {
+        let (base, at) = match &p.kind {
+            ExprKind::PtrAdd(base, idx, elem) => {
+                let i = u64::try_from(super::embed::offset_const(idx)?).ok()?;
+                (base.as_ref(), i.checked_mul(*elem)?)
+            }
+            _ => (p, 0),
+        };
+        let base = match &base.kind {
+            ExprKind::Cast(a) => a.as_ref(),
+            _ => base,
+        };
+        let ExprKind::AddrOf(a) = &base.kind else {
+            return None;
+        };
+        let ExprKind::Field(cell, off, _) = &a.kind else {
+            return None;
+        };
+        let (ExprKind::Deref(q), Type::Array(..)) = (&cell.kind, &a.ty) else {
+            return None;
+        };
+        let end = at.checked_add(size)?;
+        (end <= self.prog.size_of(&a.ty)).then_some((q.as_ref(), off + end))
     }
 
     /// The dereference of `p` is valid: `p` evaluates to a single node of the analysed heap.
