@@ -490,39 +490,25 @@ fn qualify(
 /// reference parameter.
 fn misused(prog: &Program, refs: &RefParams, cands: &BTreeSet<VarId>) -> BTreeSet<VarId> {
     let mut out = BTreeSet::new();
+    // A candidate is misused where it occurs other than as `*pp`, or as `&pp`.
     let scan = |e: &Expr, out: &mut BTreeSet<VarId>| {
-        let mut stack = vec![e];
-        while let Some(x) = stack.pop() {
-            match &x.kind {
-                ExprKind::Deref(a) if matches!(a.kind, ExprKind::Var(_)) => {}
-                ExprKind::Var(v) if cands.contains(v) => {
-                    out.insert(*v);
+        let mut seen: BTreeMap<VarId, (usize, usize)> = BTreeMap::new();
+        e.visit(&mut |x| match &x.kind {
+            ExprKind::Var(v) if cands.contains(v) => seen.entry(*v).or_default().0 += 1,
+            ExprKind::Deref(a) => {
+                if let ExprKind::Var(v) = &a.kind
+                    && cands.contains(v)
+                {
+                    seen.entry(*v).or_default().1 += 1;
                 }
-                ExprKind::AddrOf(a) if matches!(&a.kind, ExprKind::Var(v) if cands.contains(v)) => {
-                    if let ExprKind::Var(v) = &a.kind {
-                        out.insert(*v);
-                    }
-                }
-                _ => {}
             }
-            match &x.kind {
-                ExprKind::Deref(a) if matches!(a.kind, ExprKind::Var(_)) => {}
-                ExprKind::Deref(a)
-                | ExprKind::Field(a, _, _)
-                | ExprKind::BitField(a, _)
-                | ExprKind::AddrOf(a)
-                | ExprKind::Unary(_, a)
-                | ExprKind::Cast(a) => stack.push(a),
-                ExprKind::Binary(_, a, b)
-                | ExprKind::Cmp(_, a, b)
-                | ExprKind::PtrAdd(a, b, _)
-                | ExprKind::PtrDiff(a, b, _) => {
-                    stack.push(a);
-                    stack.push(b);
-                }
-                _ => {}
-            }
-        }
+            _ => {}
+        });
+        out.extend(
+            (seen.into_iter())
+                .filter(|(_, (all, read))| all > read)
+                .map(|(v, _)| v),
+        );
     };
     for f in &prog.functions {
         for e in f.cfa.edge_weights() {

@@ -651,33 +651,23 @@ impl<'d> Vocab<'d> {
         v.carriers = carriers(prog, |s| {
             types.iter().any(|t| t.strukt == s && t.generator.is_some())
         });
-        for &x in tracked.iter().filter(|x| v.slots.base(**x).is_none()) {
+        let plain_tracked: Vec<VarId> = (tracked.iter().copied())
+            .filter(|x| v.slots.base(*x).is_none())
+            .collect();
+        for x in plain_tracked {
             let ty = &prog.var(x).ty;
             let s = match ty.pointee() {
                 Some(t) if any && plain(prog, t, 0) => Some(super::transfer::RAW),
                 _ => pointee_struct(prog, ty).filter(|s| v.node_type(*s)),
             };
             if let Some(s) = s {
-                v.var_index.insert(x, v.vars.len());
-                v.vars.push(TrackedVar {
-                    var: x,
-                    name: qualified_name(prog, x),
-                    strukt: s,
-                    cell: false,
-                });
+                v.push_var(x, qualified_name(prog, x), s, false);
             }
         }
-        let slots: Vec<(VarId, StructId)> = v.slots.bases().collect();
+        let slots: Vec<(VarId, StructId)> =
+            (v.slots.bases()).filter(|(_, s)| v.node_type(*s)).collect();
         for (x, s) in slots {
-            if v.node_type(s) {
-                v.var_index.insert(x, v.vars.len());
-                v.vars.push(TrackedVar {
-                    var: x,
-                    name: qualified_name(prog, x),
-                    strukt: s,
-                    cell: false,
-                });
-            }
+            v.push_var(x, qualified_name(prog, x), s, false);
         }
         for (i, info) in prog.vars.iter().enumerate() {
             let x = VarId(i as u32);
@@ -685,13 +675,7 @@ impl<'d> Vocab<'d> {
                 && v.node_type(s)
                 && !v.var_index.contains_key(&x)
             {
-                v.var_index.insert(x, v.vars.len());
-                v.vars.push(TrackedVar {
-                    var: x,
-                    name: format!("&{}", qualified_name(prog, x)),
-                    strukt: s,
-                    cell: true,
-                });
+                v.push_var(x, format!("&{}", qualified_name(prog, x)), s, true);
             }
         }
         for t in types.iter().filter(|t| t.generator.is_some()) {
@@ -1251,6 +1235,17 @@ impl<'d> Vocab<'d> {
     /// list's head, see `embed`).
     pub fn may_point(&self, ty: StructId, s: StructId) -> bool {
         self.carries(ty, s) || self.carriers.get(&s).is_some_and(|c| c.strukt == ty)
+    }
+
+    /// Tracks variable `x` (a pointer to `strukt`'s cells, or a cell variable).
+    fn push_var(&mut self, x: VarId, name: String, strukt: StructId, cell: bool) {
+        self.var_index.insert(x, self.vars.len());
+        self.vars.push(TrackedVar {
+            var: x,
+            name,
+            strukt,
+            cell,
+        });
     }
 
     /// The index of a cell variable.
