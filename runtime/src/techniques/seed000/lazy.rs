@@ -148,6 +148,9 @@ pub struct LazyResult {
     pub abstraction: Vec<(String, String, Vec<String>)>,
     /// Tracked pointers at the end.
     pub tracked: Vec<String>,
+    /// The slots (`struct s **` cursors over links, see `shape::slots`), each with the
+    /// struct whose fields it addresses.
+    pub slots: Vec<String>,
     /// The raw fields through which cells own blocks (`struct record: data`).
     pub owned: Vec<String>,
     /// The raw fields that may point into their own cell (`struct msg: body = &inline`).
@@ -934,6 +937,14 @@ impl<'a> Lazy<'a> {
                 .tracked
                 .iter()
                 .map(|x| crate::techniques::seed000::shape::vocab::qualified_name(self.prog, *x))
+                .collect(),
+            slots: crate::techniques::seed000::shape::slots::Slots::new(self.prog, &self.refs)
+                .bases()
+                .filter(|(x, _)| !self.prog.var(*x).name.starts_with("__"))
+                .map(|(x, t)| {
+                    let name = crate::techniques::seed000::shape::vocab::qualified_name;
+                    format!("{} (into {})", name(self.prog, x), self.prog.strukt(t).name)
+                })
                 .collect(),
             shapes_text: proof.as_ref().map(|p| p.text.clone()).unwrap_or_default(),
             shapes_dot: proof.as_ref().map(|p| p.dot.clone()).unwrap_or_default(),

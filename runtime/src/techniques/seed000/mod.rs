@@ -184,6 +184,9 @@ pub fn explain(r: &LazyResult) -> String {
     if !r.tracked.is_empty() {
         let _ = writeln!(out, "tracked pointers: {}", r.tracked.join(", "));
     }
+    if !r.slots.is_empty() {
+        let _ = writeln!(out, "pointers to links: {}", r.slots.join(", "));
+    }
     if !r.owned.is_empty() {
         let _ = writeln!(out, "owned blocks through: {}", r.owned.join(", "));
     }
