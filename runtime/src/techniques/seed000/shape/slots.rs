@@ -99,6 +99,12 @@ impl Slots {
         }
     }
 
+    /// Keeps the slots `keep` accepts (those whose cells are nodes of the analysis); the
+    /// others are left to the rest of the analysis, which reads `*pp` as an unknown pointer.
+    pub fn retain(&mut self, keep: impl Fn(VarId) -> bool) {
+        self.base.retain(|x, _| keep(*x));
+    }
+
     /// The slots and the struct of each one's cells.
     pub fn bases(&self) -> impl Iterator<Item = (VarId, StructId)> + '_ {
         self.base.iter().map(|(x, s)| (*x, *s))

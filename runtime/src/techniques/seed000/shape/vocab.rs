@@ -669,6 +669,8 @@ impl<'d> Vocab<'d> {
         for (x, s) in slots {
             v.push_var(x, qualified_name(prog, x), s, false);
         }
+        let registered = v.var_index.clone();
+        v.slots.retain(|x| registered.contains_key(&x));
         for (i, info) in prog.vars.iter().enumerate() {
             let x = VarId(i as u32);
             if let Type::Struct(s) = info.ty
