@@ -323,11 +323,16 @@ fn only_dereferenced(prog: &Program, p: VarId, cands: &BTreeSet<VarId>) -> bool 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::program::frontend::load_source as load;
 
-    fn var(prog: &Program, func: &str, name: &str) -> VarId {
+    /// The local or parameter `name` of function `func`.
+    pub(in crate::techniques::seed000::shape) fn var(
+        prog: &Program,
+        func: &str,
+        name: &str,
+    ) -> VarId {
         let f = prog
             .functions
             .iter()

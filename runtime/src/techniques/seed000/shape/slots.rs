@@ -579,19 +579,9 @@ fn targets(prog: &Program, refs: &RefParams, slots: &BTreeSet<VarId>) -> BTreeSe
 
 #[cfg(test)]
 mod tests {
+    use super::super::alias::tests::var;
     use super::*;
     use crate::program::frontend::load_source as load;
-
-    fn var(prog: &Program, func: &str, name: &str) -> VarId {
-        let f = prog
-            .functions
-            .iter()
-            .find(|f| f.name == func)
-            .expect("function");
-        (f.locals.iter().chain(&f.params).copied())
-            .find(|x| prog.var(*x).name.starts_with(name))
-            .expect("variable")
-    }
 
     fn slots(body: &str) -> (Program, Slots) {
         let prog = load(&format!(
