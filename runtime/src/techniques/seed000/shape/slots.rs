@@ -358,7 +358,6 @@ fn assignments<'p>(
                         push(x, None, false);
                     }
                 }
-                Op::Havoc(x) if cands.contains(x) => {}
                 _ => {}
             }
         }

@@ -363,21 +363,11 @@ impl<'a> Transfer<'a> {
         let subs: Vec<&Expr> = match &e.kind {
             ExprKind::Field(base, off, _) => match &base.kind {
                 ExprKind::Deref(p) => {
-                    let end = off + self.prog.size_of(&e.ty);
-                    return match self.array_element(p, end) {
-                        Some((q, end)) => self.deref_ok(g, q, end, line),
-                        None => self.deref_ok(g, p, end, line),
-                    };
+                    return self.access_ok(g, p, off + self.prog.size_of(&e.ty), line);
                 }
                 _ => vec![base],
             },
-            ExprKind::Deref(p) => {
-                let size = self.prog.size_of(&e.ty);
-                return match self.array_element(p, size) {
-                    Some((q, end)) => self.deref_ok(g, q, end, line),
-                    None => self.deref_ok(g, p, size, line),
-                };
-            }
+            ExprKind::Deref(p) => return self.access_ok(g, p, self.prog.size_of(&e.ty), line),
             ExprKind::AddrOf(a) => match &a.kind {
                 ExprKind::Field(base, _, _) => match &base.kind {
                     ExprKind::Deref(p) => return self.deref_ok(g, p, 0, line),
@@ -403,6 +393,15 @@ impl<'a> Transfer<'a> {
                 .collect();
         }
         cur
+    }
+
+    /// An access of the `end` bytes from `p`: through the cell of an array member's element
+    /// when `p` is one (see [`Self::array_element`]), else through `p`.
+    fn access_ok(&self, g: Graph, p: &Expr, end: u64, line: u32) -> Vec<Res<()>> {
+        match self.array_element(p, end) {
+            Some((q, end)) => self.deref_ok(g, q, end, line),
+            None => self.deref_ok(g, p, end, line),
+        }
     }
 
     /// `p` as an element of an array member at a constant index (`q->name[3]`, `q->buf`
@@ -709,9 +708,9 @@ impl<'a> Transfer<'a> {
         {
             return self.assign_fields(g, lhs, rhs, *s, line);
         }
+        // The vocabulary keeps only the slots it tracks.
         if let ExprKind::Var(x) = &lhs.kind
             && self.v.slots.base(*x).is_some()
-            && self.v.var(*x).is_some()
         {
             return self.assign_slot(g, *x, rhs, line);
         }
