@@ -8,6 +8,7 @@
 //! nodes no tracked pointer can reach, the embedding order used for coverage, and text/DOT
 //! renderings for certificates.
 
+use super::transfer::raw_info;
 use super::vocab::{PredKind, Vocab};
 use crate::program::ir::StructId;
 use shapecheck_dsl::eval::Kleene;
@@ -260,7 +261,7 @@ impl Graph {
     /// cells where it is 1/2 are merged (into 1/2), so that a field shown to differ from a
     /// constant in some cells and unknown in others does not double the cell kinds.
     fn canonical_name(&self, v: &Vocab, u: usize) -> (StructId, Vec<Kleene>) {
-        let abs = v
+        let mut abs = v
             .preds
             .iter()
             .filter(|p| p.abstraction)
@@ -268,8 +269,28 @@ impl Graph {
                 (PredKind::Data(_), F) => H,
                 (_, k) => k,
             })
-            .collect();
+            .collect::<Vec<_>>();
+        if raw_info(self.ty[u]).is_some() {
+            abs.extend(self.sure_fields_into(v, u));
+        }
         (self.ty[u], abs)
+    }
+
+    /// Per tracked field, whether some node's edge of that field surely points to `u`. A raw
+    /// block has no predicates of its own; this names it, so that blocks every cell of a
+    /// list shares (`n->data1 = d1; n->data2 = d2`) are not merged into one summary block
+    /// that each cell only may point to.
+    fn sure_fields_into(&self, v: &Vocab, u: usize) -> Vec<Kleene> {
+        (0..v.fields.len())
+            .map(|f| {
+                let p = v.field_pred(f);
+                if (0..self.n).any(|a| self.get(v, p, &[a, u]) == T) {
+                    T
+                } else {
+                    F
+                }
+            })
+            .collect()
     }
 
     /// Canonical abstraction: merges nodes with equal canonical names (joining values, the
