@@ -337,7 +337,46 @@ impl Sem3 for Eval<'_> {
         let (Some(i), Some(j)) = (self.pos(a), self.pos(b)) else {
             return F;
         };
-        m[i * self.nodes.len() + j]
+        match m[i * self.nodes.len() + j] {
+            H => self.stored_closure(rel, reflexive, a, b).unwrap_or(H),
+            k => k,
+        }
+    }
+}
+
+impl Eval<'_> {
+    /// The value a stored binary closure instance (`treach[f](v, w) := f*(v, w)`) has for a
+    /// closure of field `rel` the update left alone, when it is definite. The max-min
+    /// closure of a relation with 1/2 edges is 1/2 where the stored instance, maintained
+    /// across updates, still knows the path (a cell behind a cursor that moved along `next`
+    /// is reached by `prev*` from the cursor, whatever the 1/2 `prev` edges of the join
+    /// that made the cell say). Used only while differencing, where the changed tuples are
+    /// known: the stored value is current when neither the field nor the instance changed.
+    fn stored_closure(&self, rel: &Bound, reflexive: bool, a: usize, b: usize) -> Option<Kleene> {
+        let c = self.changes?;
+        let Bound::Field(fi) = rel else {
+            return None;
+        };
+        let id = self.v.instr.iter().find_map(|i| {
+            let Formula::Closure {
+                rel: shapecheck_dsl::ir::Rel::Field(r),
+                reflexive: refl,
+                from: 0,
+                to: 1,
+            } = &self.v.decl(i.pred).body
+            else {
+                return None;
+            };
+            let same = *refl == reflexive
+                && i.pointer.is_none()
+                && i.root.is_none()
+                && i.roles.get(*r) == Some(fi);
+            same.then_some(i.id)
+        })?;
+        if id == self.inst.id || c.any(self.v, id) || c.any(self.v, self.v.field_pred(*fi)) {
+            return None;
+        }
+        Some(self.g.get(self.v, id, &[a, b])).filter(|k| *k != H)
     }
 }
 
