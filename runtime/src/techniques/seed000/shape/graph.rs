@@ -16,6 +16,10 @@ use std::fmt::Write;
 
 pub use Kleene::{False as F, Half as H, True as T};
 
+/// A node's canonical name: its type, its abstraction predicates' values, and for a raw block
+/// its sure referrers (field, referrer's type and values).
+type Name = (StructId, Vec<Kleene>, Vec<(usize, (StructId, Vec<Kleene>))>);
+
 /// Join in the information order: equal values stay, different ones become 1/2.
 pub fn join(a: Kleene, b: Kleene) -> Kleene {
     if a == b { a } else { H }
@@ -261,7 +265,7 @@ impl Graph {
     /// cells where it is 1/2 are merged (into 1/2), so that a field shown to differ from a
     /// constant in some cells and unknown in others does not double the cell kinds.
     fn canonical_name(&self, v: &Vocab, u: usize) -> (StructId, Vec<Kleene>) {
-        let mut abs = v
+        let abs = v
             .preds
             .iter()
             .filter(|p| p.abstraction)
@@ -269,26 +273,31 @@ impl Graph {
                 (PredKind::Data(_), F) => H,
                 (_, k) => k,
             })
-            .collect::<Vec<_>>();
-        if raw_info(self.ty[u]).is_some() {
-            abs.extend(self.sure_fields_into(v, u));
-        }
+            .collect();
         (self.ty[u], abs)
     }
 
-    /// Per tracked field, whether some node's edge of that field surely points to `u`. A raw
-    /// block has no predicates of its own; this names it, so that blocks every cell of a
-    /// list shares (`n->data1 = d1; n->data2 = d2`) are not merged into one summary block
-    /// that each cell only may point to.
-    fn sure_fields_into(&self, v: &Vocab, u: usize) -> Vec<Kleene> {
-        (0..v.fields.len())
-            .map(|f| {
-                let p = v.field_pred(f);
-                if (0..self.n).any(|a| self.get(v, p, &[a, u]) == T) {
-                    T
-                } else {
-                    F
+    /// Every node's canonical name, a raw block's extended by its sure referrers: each field
+    /// with an edge surely into it, with the name of the node the edge leaves. A raw block
+    /// has no predicates of its own, and it has no edges out, so its referrers' names are
+    /// final: blocks every cell of a list shares (`n->data1 = d1; n->data2 = d2`), or the one
+    /// block all cells of each of two lists share, stay apart instead of merging into one
+    /// summary block that each cell only may point to.
+    fn canonical_names(&self, v: &Vocab) -> Vec<Name> {
+        let base: Vec<_> = (0..self.n).map(|u| self.canonical_name(v, u)).collect();
+        (0..self.n)
+            .map(|u| {
+                let mut refs = vec![];
+                if raw_info(self.ty[u]).is_some() {
+                    for f in 0..v.fields.len() {
+                        let p = v.field_pred(f);
+                        let sure = (0..self.n).filter(|a| *a != u && self.get(v, p, &[*a, u]) == T);
+                        refs.extend(sure.map(|a| (f, base[a].clone())));
+                    }
+                    refs.sort();
+                    refs.dedup();
                 }
+                (base[u].0, base[u].1.clone(), refs)
             })
             .collect()
     }
@@ -297,7 +306,7 @@ impl Graph {
     /// merged node a summary node) and orders nodes by name, so that equal abstract states
     /// are equal structures.
     pub fn blur(&self, v: &Vocab) -> Graph {
-        let names: Vec<_> = (0..self.n).map(|u| self.canonical_name(v, u)).collect();
+        let names = self.canonical_names(v);
         let mut distinct = names.clone();
         distinct.sort();
         distinct.dedup();
