@@ -74,8 +74,9 @@ impl Changes {
 /// A relation's closure: the matrix over the instance's nodes and whether it read a change.
 type Closure = (Vec<Kleene>, bool);
 
-/// A computed closure: the bound relation, whether reflexive, and the closure.
-type Cached = (Bound, bool, Closure);
+/// A computed closure: the bound relation, whether reflexive, the closure, and the stored
+/// closure instance that may sharpen it (see [`Eval::stored_closure`]).
+type Cached = (Bound, bool, Closure, Option<usize>);
 
 /// An evaluator of one instance's formulas on one graph: the engine's semantics
 /// ([`Sem3`]) that the domain's compiled code or the spec interpreter drives.
@@ -317,42 +318,43 @@ impl Sem3 for Eval<'_> {
             .closures
             .borrow()
             .iter()
-            .position(|(r, refl, _)| r == rel && *refl == reflexive);
+            .position(|(r, refl, ..)| r == rel && *refl == reflexive);
         let idx = match found {
             Some(i) => i,
             None => {
                 // Computed outside the borrow: a relation defined by a predicate may itself
                 // evaluate closures.
                 let c = self.matrix(rel, reflexive, value);
+                let stored = self.stored_closure(rel, reflexive);
                 let mut cl = self.closures.borrow_mut();
-                cl.push((rel.clone(), reflexive, c));
+                cl.push((rel.clone(), reflexive, c, stored));
                 cl.len() - 1
             }
         };
         let cl = self.closures.borrow();
-        let (m, changed) = &cl[idx].2;
+        let ((m, changed), stored) = (&cl[idx].2, cl[idx].3);
         if *changed {
             self.read_changed.set(true);
         }
         let (Some(i), Some(j)) = (self.pos(a), self.pos(b)) else {
             return F;
         };
-        match m[i * self.nodes.len() + j] {
-            H => self.stored_closure(rel, reflexive, a, b).unwrap_or(H),
-            k => k,
+        match (m[i * self.nodes.len() + j], stored) {
+            (H, Some(id)) => self.g.get(self.v, id, &[a, b]),
+            (k, _) => k,
         }
     }
 }
 
 impl Eval<'_> {
-    /// The value a stored binary closure instance (`treach[f](v, w) := f*(v, w)`) has for a
-    /// closure of field `rel` the update left alone, when it is definite. The max-min
+    /// The stored binary closure instance (`treach[f](v, w) := f*(v, w)`) whose values stand
+    /// for a closure of field `rel` the update left alone where they are definite. The max-min
     /// closure of a relation with 1/2 edges is 1/2 where the stored instance, maintained
     /// across updates, still knows the path (a cell behind a cursor that moved along `next`
     /// is reached by `prev*` from the cursor, whatever the 1/2 `prev` edges of the join
     /// that made the cell say). Used only while differencing, where the changed tuples are
     /// known: the stored value is current when neither the field nor the instance changed.
-    fn stored_closure(&self, rel: &Bound, reflexive: bool, a: usize, b: usize) -> Option<Kleene> {
+    fn stored_closure(&self, rel: &Bound, reflexive: bool) -> Option<usize> {
         let c = self.changes?;
         let Bound::Field(fi) = rel else {
             return None;
@@ -373,10 +375,9 @@ impl Eval<'_> {
                 && i.roles.get(*r) == Some(fi);
             same.then_some(i.id)
         })?;
-        if id == self.inst.id || c.any(self.v, id) || c.any(self.v, self.v.field_pred(*fi)) {
-            return None;
-        }
-        Some(self.g.get(self.v, id, &[a, b])).filter(|k| *k != H)
+        let current =
+            id != self.inst.id && !c.any(self.v, id) && !c.any(self.v, self.v.field_pred(*fi));
+        current.then_some(id)
     }
 }
 

@@ -669,8 +669,9 @@ impl<'d> Vocab<'d> {
         for (x, s) in slots {
             v.push_var(x, qualified_name(prog, x), s, false);
         }
-        let registered = v.var_index.clone();
-        v.slots.retain(|x| registered.contains_key(&x));
+        let mut slots = std::mem::take(&mut v.slots);
+        slots.retain(|x| v.var_index.contains_key(&x));
+        v.slots = slots;
         for (i, info) in prog.vars.iter().enumerate() {
             let x = VarId(i as u32);
             if let Type::Struct(s) = info.ty
