@@ -626,12 +626,37 @@ impl<'p> Exec<'p> {
                 self.caveats.borrow_mut().insert(why);
                 Ok(None)
             }
+            Builtin::ScopeEnd => self.scope_end(&mut st, args, line).map(|_| None),
         };
         match r {
             Ok(Some(o)) => vec![o],
             Ok(None) => vec![self.after(st, line)],
             Err(h) => vec![halt(st, h)],
         }
+    }
+
+    /// The end of a block-scope local's lifetime: its block is released (pointers to it now
+    /// dangle) and the variable gets a fresh block for the block's next entry.
+    fn scope_end(&self, st: &mut State, args: &[Expr], line: u32) -> Ev<()> {
+        let Some(ExprKind::AddrOf(x)) = args.first().map(|a| &a.kind) else {
+            return Err(stop(line, "a scope end without a variable"));
+        };
+        let ExprKind::Var(v) = x.kind else {
+            return Err(stop(line, "a scope end without a variable"));
+        };
+        let info = self.prog.var(v);
+        let size = self.prog.size_of(&info.ty);
+        let fresh = st
+            .mem
+            .alloc(BlockKind::Stack, size, false, info.line, &info.name);
+        let Some(top) = st.frames.last_mut() else {
+            return Ok(());
+        };
+        let old = Rc::make_mut(&mut top.vars).insert(v, fresh);
+        if let Some(b) = old {
+            st.mem.release(b);
+        }
+        Ok(())
     }
 
     /// A fresh input: a new symbol, or the next concrete input during replay.
@@ -1245,7 +1270,9 @@ impl<'p> Exec<'p> {
         let msg = match f {
             Fault::Null => "dereference of NULL".to_string(),
             Fault::Freed(b) => format!("access to blk{b} after it was freed"),
-            Fault::Dead(b) => format!("access to blk{b}, a local of a function that has returned"),
+            Fault::Dead(b) => {
+                format!("access to blk{b}, a local whose block or function has ended")
+            }
             Fault::OutOfBounds(b, o, s) => {
                 format!("access of {s} bytes at offset {o} is outside blk{b}")
             }

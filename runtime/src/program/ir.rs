@@ -522,6 +522,9 @@ pub enum Builtin {
     /// to the bound or under the assumption the literal states, so an engine whose
     /// exploration reaches it may answer FALSE but not TRUE.
     Caveat,
+    /// `__shapecheck_scope_end(&v)`: the block that declares local `v` is left, so `v`'s
+    /// object dies (pointers to it dangle); the next entry to the block gets a new one.
+    ScopeEnd,
 }
 
 /// The target of a call.

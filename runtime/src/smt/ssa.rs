@@ -352,7 +352,7 @@ impl<'p> Enc<'p> {
                 }
             }
             Builtin::Error(_) | Builtin::Abort | Builtin::Exit | Builtin::Free => {}
-            Builtin::Caveat | Builtin::Unsupported => {}
+            Builtin::Caveat | Builtin::Unsupported | Builtin::ScopeEnd => {}
             Builtin::BlockSize | Builtin::External => {
                 if let Some(l) = lhs {
                     let v = fresh(&l.ty, "library");

@@ -193,6 +193,8 @@ impl Lowerer<'_> {
             breaks: vec![],
             continues: vec![],
             labels: HashMap::new(),
+            label_scopes: HashMap::new(),
+            exits: vec![],
             switches: vec![],
         });
         self.push_scope();
@@ -283,7 +285,8 @@ impl Lowerer<'_> {
     }
 
     fn end_function(&mut self, id: FuncId, params: Vec<VarId>, line: u32) {
-        self.pop_scope();
+        self.finish_exits();
+        self.pop_scope(line);
         let Some(mut b) = self.fb.take() else { return };
         let (cur, exit) = (b.cur, b.exit);
         b.cfa.add_edge(

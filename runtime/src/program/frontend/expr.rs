@@ -903,7 +903,7 @@ impl Lowerer<'_> {
                 _ => self.block_item(item),
             }
         }
-        self.pop_scope();
+        self.pop_scope(self.src.line_of(s.span.end));
         Ok(value)
     }
 

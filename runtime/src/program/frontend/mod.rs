@@ -17,6 +17,7 @@ mod expr;
 mod gate;
 mod layout;
 mod library;
+mod lifetime;
 mod literal;
 mod nesting;
 mod source;
@@ -246,9 +247,15 @@ struct FnBuilder {
     cur: NodeIndex,
     exit: NodeIndex,
     ret: Type,
-    breaks: Vec<NodeIndex>,
-    continues: Vec<NodeIndex>,
+    /// `break` targets with the scope depth around their loop or switch.
+    breaks: Vec<(NodeIndex, usize)>,
+    /// `continue` targets with the scope depth around their loop.
+    continues: Vec<(NodeIndex, usize)>,
     labels: HashMap<String, NodeIndex>,
+    /// The scope ids around each label's definition.
+    label_scopes: HashMap<String, Vec<u32>>,
+    /// Jumps not yet connected to their targets (see [`lifetime`]).
+    exits: Vec<lifetime::Exit>,
     switches: Vec<SwitchCtx>,
 }
 
@@ -269,6 +276,10 @@ pub(crate) struct Lowerer<'s> {
     functions: Vec<Function>,
     sigs: Vec<Sig>,
     scopes: Vec<HashMap<String, Symbol>>,
+    /// A unique id for each open scope, parallel to `scopes`.
+    scope_ids: Vec<u32>,
+    /// The number of scopes opened so far.
+    scope_count: u32,
     tags: Vec<HashMap<String, StructId>>,
     fb: Option<FnBuilder>,
     init: FnBuilder,
@@ -305,6 +316,8 @@ impl<'s> Lowerer<'s> {
             breaks: vec![],
             continues: vec![],
             labels: HashMap::new(),
+            label_scopes: HashMap::new(),
+            exits: vec![],
             switches: vec![],
         };
         let mut lw = Lowerer {
@@ -317,6 +330,8 @@ impl<'s> Lowerer<'s> {
             functions: vec![],
             sigs: vec![],
             scopes: vec![HashMap::new()],
+            scope_ids: vec![0],
+            scope_count: 1,
             tags: vec![HashMap::new()],
             fb: None,
             init,
@@ -416,11 +431,16 @@ impl<'s> Lowerer<'s> {
 
     fn push_scope(&mut self) {
         self.scopes.push(HashMap::new());
+        self.scope_ids.push(self.scope_count);
+        self.scope_count += 1;
         self.tags.push(HashMap::new());
     }
 
-    fn pop_scope(&mut self) {
+    /// Closes the innermost scope, whose end is at `line`.
+    fn pop_scope(&mut self, line: u32) {
+        self.end_lifetimes(line);
         self.scopes.pop();
+        self.scope_ids.pop();
         self.tags.pop();
     }
 

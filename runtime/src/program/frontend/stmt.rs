@@ -1,6 +1,7 @@
 //! Statement lowering: structured control flow, `goto`, `switch` and `return` to CFA edges.
 //! A statement the IR cannot express becomes an [`Op::Unsupported`] edge at its line.
 
+use super::lifetime::Stays;
 use super::{Lowerer, Res, SwitchCtx};
 use crate::program::ir::*;
 use lang_c::ast::*;
@@ -41,7 +42,7 @@ impl Lowerer<'_> {
                 for it in items {
                     self.block_item(it);
                 }
-                self.pop_scope();
+                self.pop_scope(self.src.line_of(s.span.end));
             }
             Statement::Expression(Some(e)) => self.effect(e)?,
             Statement::Expression(None) => {}
@@ -53,14 +54,14 @@ impl Lowerer<'_> {
             Statement::Goto(id) => {
                 let to = self.label(&id.node.name);
                 self.b().cfa[to].loop_head = true;
-                self.jump(to, line);
+                self.jump_out(to, line, Stays::Label(id.node.name.clone()));
             }
             Statement::Continue => match self.b().continues.last().copied() {
-                Some(to) => self.jump(to, line),
+                Some((to, depth)) => self.jump_out(to, line, Stays::Depth(depth)),
                 None => return self.unsup(s.span, "`continue` outside a loop"),
             },
             Statement::Break => match self.b().breaks.last().copied() {
-                Some(to) => self.jump(to, line),
+                Some((to, depth)) => self.jump_out(to, line, Stays::Depth(depth)),
                 None => return self.unsup(s.span, "`break` outside a loop or switch"),
             },
             Statement::Return(e) => self.return_stmt(e.as_deref(), line)?,
@@ -161,8 +162,9 @@ impl Lowerer<'_> {
     }
 
     fn loop_body(&mut self, body: &Node<Statement>, brk: NodeIndex, cont: NodeIndex) {
-        self.b().breaks.push(brk);
-        self.b().continues.push(cont);
+        let depth = self.scopes.len();
+        self.b().breaks.push((brk, depth));
+        self.b().continues.push((cont, depth));
         self.statement(body);
         self.b().breaks.pop();
         self.b().continues.pop();
@@ -212,14 +214,17 @@ impl Lowerer<'_> {
         }
         self.jump(head, line);
         self.set_cur(exit);
-        self.pop_scope();
+        self.pop_scope(line);
         Ok(())
     }
 
     fn labeled(&mut self, l: &Node<LabeledStatement>) -> Res<()> {
         let line = self.line(l.span);
         let target = match &l.node.label.node {
-            Label::Identifier(id) => self.label(&id.node.name),
+            Label::Identifier(id) => {
+                self.define_label_scope(&id.node.name);
+                self.label(&id.node.name)
+            }
             Label::Case(e) => {
                 let Some(v) = self.const_eval(e) else {
                     return self.unsup(e.span, "non-constant case label");
@@ -280,7 +285,8 @@ impl Lowerer<'_> {
         let body_start = self.new_node();
         self.set_cur(body_start);
         self.b().switches.push(SwitchCtx::default());
-        self.b().breaks.push(exit);
+        let depth = self.scopes.len();
+        self.b().breaks.push((exit, depth));
         self.statement(&sw.node.statement);
         self.b().breaks.pop();
         let ctx = self.b().switches.pop().unwrap_or_default();

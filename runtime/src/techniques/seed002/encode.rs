@@ -808,7 +808,8 @@ impl<'a> Encoder<'a> {
             | Builtin::BlockSize
             | Builtin::Unsupported
             | Builtin::External
-            | Builtin::Caveat => {
+            | Builtin::Caveat
+            | Builtin::ScopeEnd => {
                 return Err(format!(
                     "a call the template engine does not model at line {}",
                     e.line

@@ -514,6 +514,23 @@ impl<'a> Art<'a> {
                 Some(l) => t.havoc(g, l, line),
                 None => vec![Ok(g)],
             },
+            // A block-scope local dies: a cell variable's node goes (pointers to it dangle)
+            // and a new one stands for the block's next entry. No other local can be
+            // pointed to in a shape graph (its address is an unknown value), and a slot
+            // never outlives the variable it addresses (see `slots`).
+            Builtin::ScopeEnd => match args.first().map(|a| &a.kind) {
+                Some(ExprKind::AddrOf(x)) if let ExprKind::Var(v) = x.kind => {
+                    match t.drop_cells(g, &[v], line) {
+                        Ok(g) => vec![Ok(t.enter_cells(g, &[v], false))],
+                        Err(e) => vec![Err(e)],
+                    }
+                }
+                _ => {
+                    return Err(Succ::Stop(format!(
+                        "line {line}: a scope end without a variable"
+                    )));
+                }
+            },
             Builtin::BlockSize | Builtin::Unsupported => {
                 return Err(Succ::Stop(format!(
                     "line {line}: unsupported by the shape analysis: {b:?}"
