@@ -635,25 +635,33 @@ impl<'p> Exec<'p> {
         }
     }
 
-    /// The end of a block-scope local's lifetime: its block is released (pointers to it now
-    /// dangle) and the variable gets a fresh block for the block's next entry.
+    /// The end of a block-scope object's lifetime. For a local (`&v`) its block is released
+    /// (pointers to it now dangle) and the variable gets a fresh block for the block's next
+    /// entry; for a variable-length array (its pointer) the array's block is released.
     fn scope_end(&self, st: &mut State, args: &[Expr], line: u32) -> Ev<()> {
-        let Some(ExprKind::AddrOf(x)) = args.first().map(|a| &a.kind) else {
-            return Err(stop(line, "a scope end without a variable"));
+        let Some(arg) = args.first() else {
+            return Err(stop(line, "a scope end without an object"));
         };
-        let ExprKind::Var(v) = x.kind else {
-            return Err(stop(line, "a scope end without a variable"));
-        };
-        let info = self.prog.var(v);
-        let size = self.prog.size_of(&info.ty);
-        let fresh = st
-            .mem
-            .alloc(BlockKind::Stack, size, false, info.line, &info.name);
-        let Some(top) = st.frames.last_mut() else {
+        if let ExprKind::AddrOf(x) = &arg.kind
+            && let ExprKind::Var(v) = x.kind
+        {
+            let info = self.prog.var(v);
+            let size = self.prog.size_of(&info.ty);
+            let fresh = st
+                .mem
+                .alloc(BlockKind::Stack, size, false, info.line, &info.name);
+            if let Some(top) = st.frames.last_mut()
+                && let Some(old) = Rc::make_mut(&mut top.vars).insert(v, fresh)
+            {
+                st.mem.release(old);
+            }
             return Ok(());
-        };
-        let old = Rc::make_mut(&mut top.vars).insert(v, fresh);
-        if let Some(b) = old {
+        }
+        if let Val::Ptr(Ptr::Addr(b, _)) = self.eval(st, arg, line)?
+            && let Some(top) = st.frames.last_mut()
+            && let Some(i) = top.allocas.iter().position(|a| *a == b)
+        {
+            top.allocas.remove(i);
             st.mem.release(b);
         }
         Ok(())

@@ -82,6 +82,7 @@ pub fn op(p: &Program, o: &Op) -> String {
         Op::Call { lhs, callee, args } => {
             let name = match callee {
                 Callee::Func(f) => p.func(*f).name.clone(),
+                Callee::Builtin(Builtin::ScopeEnd) => "scope_end".into(),
                 Callee::Builtin(b) => format!("{b:?}").to_lowercase(),
             };
             call_text(p, lhs.as_ref(), &name, args)

@@ -524,6 +524,8 @@ pub enum Builtin {
     Caveat,
     /// `__shapecheck_scope_end(&v)`: the block that declares local `v` is left, so `v`'s
     /// object dies (pointers to it dangle); the next entry to the block gets a new one.
+    /// `__shapecheck_scope_end(p)` for a variable-length array's pointer `p`: its `alloca`
+    /// block dies.
     ScopeEnd,
 }
 

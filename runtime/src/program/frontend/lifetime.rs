@@ -2,7 +2,7 @@
 //! runs (C11 6.2.4): a pointer to it that outlives the block dangles. This module consumes
 //! the scope stack of the lowering and the edges emitted so far, and produces
 //! [`Builtin::ScopeEnd`] calls for every local of the closing block whose address may leave
-//! it: on the block's fall-through end, and on every `break`, `continue` and `goto` that leaves
+//! it, and for its variable-length arrays: on the block's fall-through end, and on every `break`, `continue` and `goto` that leaves
 //! the block. Such a jump goes first to a pad node; each block it leaves appends its scope
 //! ends to the pad's chain when the block closes, and the chain reaches the jump's target
 //! when the function ends. Locals of the function's outermost block die with the frame.
@@ -64,12 +64,12 @@ impl Lowerer<'_> {
         if self.fb.is_none() || self.scopes.len() <= BODY_DEPTH {
             return;
         }
-        let dying = self.escaping_locals();
+        let dying = self.dying_objects();
         if dying.is_empty() {
             return;
         }
-        for &v in &dying {
-            self.emit(self.scope_end(v), line);
+        for x in &dying {
+            self.emit(scope_end(x.clone()), line);
         }
         let depth = self.scopes.len() - 1;
         let id = self.scope_ids[depth];
@@ -79,10 +79,9 @@ impl Lowerer<'_> {
                 continue;
             }
             let mut pad = exit.pad;
-            for &v in &dying {
+            for x in &dying {
                 let next = self.new_node();
-                let op = self.scope_end(v);
-                self.add_edge(pad, next, op, exit.line);
+                self.add_edge(pad, next, scope_end(x.clone()), exit.line);
                 pad = next;
             }
             self.b().exits[i].pad = pad;
@@ -109,49 +108,58 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The locals of the innermost scope whose address is used other than to access them
-    /// at once: stored, passed, compared or offset without a dereference.
-    fn escaping_locals(&mut self) -> Vec<VarId> {
+    /// What dies as the innermost scope closes, as the argument of its scope end: `&v` for
+    /// each local whose address is used other than to access it at once (stored, passed,
+    /// compared or offset without a dereference), and the pointer of each variable-length
+    /// array.
+    fn dying_objects(&mut self) -> Vec<Expr> {
         let Some(scope) = self.scopes.last() else {
             return vec![];
         };
-        let mut locals: Vec<VarId> = scope
-            .values()
-            .filter_map(|sym| match sym {
-                super::Symbol::Var(x) => Some(*x),
-                _ => None,
-            })
-            .filter(|x| matches!(self.vars[x.0 as usize].kind, VarKind::Local(_)))
-            .collect();
-        if locals.is_empty() {
-            return locals;
-        }
-        locals.sort();
-        let mut escaping = vec![];
-        for e in self.b().cfa.edge_weights() {
-            for x in e.op.exprs() {
-                address_uses(x, false, &mut escaping);
+        let mut locals = vec![];
+        let mut arrays = vec![];
+        for sym in scope.values() {
+            match sym {
+                super::Symbol::Var(x)
+                    if matches!(self.vars[x.0 as usize].kind, VarKind::Local(_)) =>
+                {
+                    locals.push(*x)
+                }
+                super::Symbol::Vla { ptr, .. } => arrays.push(*ptr),
+                _ => {}
             }
         }
-        locals.retain(|v| escaping.contains(v));
-        locals
-    }
-
-    /// `__shapecheck_scope_end(&v)`.
-    fn scope_end(&self, v: VarId) -> Op {
-        let ty = self.vars[v.0 as usize].ty.clone();
-        let var = Expr {
-            kind: ExprKind::Var(v),
-            ty: ty.clone(),
-        };
-        Op::Call {
-            lhs: None,
-            callee: Callee::Builtin(Builtin::ScopeEnd),
-            args: vec![Expr {
-                kind: ExprKind::AddrOf(Box::new(var)),
-                ty: ty.ptr_to(),
-            }],
+        if !locals.is_empty() {
+            let mut escaping = vec![];
+            for e in self.b().cfa.edge_weights() {
+                for x in e.op.exprs() {
+                    address_uses(x, false, &mut escaping);
+                }
+            }
+            locals.retain(|v| escaping.contains(v));
         }
+        locals.sort();
+        arrays.sort();
+        let var = |v: VarId| Expr {
+            kind: ExprKind::Var(v),
+            ty: self.vars[v.0 as usize].ty.clone(),
+        };
+        let address = |x: Expr| Expr {
+            ty: x.ty.clone().ptr_to(),
+            kind: ExprKind::AddrOf(Box::new(x)),
+        };
+        let mut out: Vec<Expr> = locals.into_iter().map(|v| address(var(v))).collect();
+        out.extend(arrays.into_iter().map(var));
+        out
+    }
+}
+
+/// `__shapecheck_scope_end(x)`.
+fn scope_end(x: Expr) -> Op {
+    Op::Call {
+        lhs: None,
+        callee: Callee::Builtin(Builtin::ScopeEnd),
+        args: vec![x],
     }
 }
 

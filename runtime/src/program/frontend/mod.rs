@@ -929,6 +929,27 @@ mod tests {
     }
 
     #[test]
+    fn a_local_whose_address_leaves_its_block_dies_on_every_exit() {
+        let p = lower(
+            "int main(void) {\n  int *p = 0;\n  while (p == 0) {\n    int t;\n    int a[2];\n    \
+             a[0] = 1;\n    p = &t;\n    if (a[0])\n      break;\n    if (t)\n      goto out;\n  \
+             }\n out:\n  return 0;\n}\n",
+        );
+        let ends: Vec<(u32, String)> = ops(&p, "main")
+            .into_iter()
+            .filter(|(_, o)| o.contains("scope_end"))
+            .collect();
+        // `t` dies at the break (line 9), the goto (line 11) and the end of the body (line
+        // 12); `a` is only indexed, so it needs no scope end.
+        let lines: Vec<u32> = ends.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines.len(), 3, "{ends:?}");
+        for l in [9, 11, 12] {
+            assert!(lines.contains(&l), "{ends:?}");
+        }
+        assert!(ends.iter().all(|(_, o)| o.contains("&t")), "{ends:?}");
+    }
+
+    #[test]
     fn struct_layout_is_ilp32() {
         let p = lower(
             "struct s { char c; int *p; long long x; short h; };\nint main(void) { return sizeof(struct s); }\n",

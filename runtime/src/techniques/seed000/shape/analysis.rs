@@ -516,8 +516,9 @@ impl<'a> Art<'a> {
             },
             // A block-scope local dies: a cell variable's node goes (pointers to it dangle)
             // and a new one stands for the block's next entry. No other local can be
-            // pointed to in a shape graph (its address is an unknown value), and a slot
-            // never outlives the variable it addresses (see `slots`).
+            // pointed to in a shape graph (its address is an unknown value, as is an
+            // `alloca` block's), and a slot never outlives the variable it addresses (see
+            // `slots`).
             Builtin::ScopeEnd => match args.first().map(|a| &a.kind) {
                 Some(ExprKind::AddrOf(x)) if let ExprKind::Var(v) = x.kind => {
                     match t.drop_cells(g, &[v], line) {
@@ -525,11 +526,7 @@ impl<'a> Art<'a> {
                         Err(e) => vec![Err(e)],
                     }
                 }
-                _ => {
-                    return Err(Succ::Stop(format!(
-                        "line {line}: a scope end without a variable"
-                    )));
-                }
+                _ => vec![Ok(g)],
             },
             Builtin::BlockSize | Builtin::Unsupported => {
                 return Err(Succ::Stop(format!(
