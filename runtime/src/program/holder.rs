@@ -440,7 +440,7 @@ fn allocation_sites(
 /// Functions that return a fresh block of the size their `i`-th parameter gives
 /// (`safe_malloc(size)`): one `p = malloc(s)` of a never-assigned parameter `s`, every
 /// `return` returns `p`, and `p` is otherwise only tested or compared with a constant.
-fn allocators(prog: &Program, facts: &CallFacts) -> BTreeMap<FuncId, usize> {
+pub(super) fn allocators(prog: &Program, facts: &CallFacts) -> BTreeMap<FuncId, usize> {
     let unassigned: BTreeSet<VarId> = facts.by_reference_params(prog).into_iter().collect();
     let mut out = BTreeMap::new();
     for (i, f) in prog.functions.iter().enumerate() {

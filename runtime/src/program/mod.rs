@@ -6,6 +6,8 @@ pub mod cfa;
 pub mod frontend;
 pub mod holder;
 pub mod ir;
+pub mod links;
 pub mod path;
 pub mod property;
 pub mod sra;
+pub mod temps;

@@ -578,6 +578,8 @@ impl<'s> Lowerer<'s> {
             model: self.model,
             alloc_may_fail: true,
         };
+        crate::program::links::retype(&mut prog);
+        crate::program::temps::forward(&mut prog);
         crate::program::sra::scalarize(&mut prog);
         crate::program::holder::localize(&mut prog);
         Ok(prog)

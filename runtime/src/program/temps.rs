@@ -1,0 +1,145 @@
+//! Single-use temporaries: a pointer local that a macro sets and reads once on the very next
+//! step, such as `__mptr` in the kernel's `container_of(ptr, type, member)`, which is `({
+//! void *__mptr = (void *)(ptr); ((type *)(__mptr - offsetof(type, member))); })`. The
+//! shape analysis knows what `(type *)((char *)ptr - offset)` denotes, but not what a
+//! `void *` variable holding `ptr` does, since a pointer into a cell cast to `void *` is
+//! no longer the cell's node.
+//!
+//! Consumes a lowered [`Program`]; produces the same program with the read of each such
+//! temporary replaced by the value it was just given. A temporary qualifies when it is a
+//! local of pointer type whose address is never taken, assigned on exactly one edge `m = x`
+//! and read only on the one edge that follows it, through a location with no other edge in
+//! or out. Nothing happens between the two edges, so `x` has the same value at the read,
+//! and every run of the program is unchanged; the assignment stays (it is dead).
+
+use super::ir::*;
+use petgraph::Direction;
+use petgraph::graph::EdgeIndex;
+use petgraph::visit::EdgeRef;
+use std::collections::BTreeSet;
+
+/// Forwards every qualifying temporary of `prog` to its one read.
+pub fn forward(prog: &mut Program) {
+    let taken = address_taken(prog);
+    for f in &mut prog.functions {
+        let locals: BTreeSet<VarId> = f.locals.iter().copied().collect();
+        for (read, m, x) in candidates(f, &locals, &taken, &prog.vars) {
+            let value = if x.ty == prog.vars[m.0 as usize].ty {
+                x
+            } else {
+                Expr {
+                    ty: prog.vars[m.0 as usize].ty.clone(),
+                    kind: ExprKind::Cast(Box::new(x)),
+                }
+            };
+            let op = f.cfa[read].op.map_exprs(&mut |e| substitute(e, m, &value));
+            f.cfa[read].op = op;
+        }
+    }
+}
+
+/// The variables whose address the program takes.
+fn address_taken(prog: &Program) -> BTreeSet<VarId> {
+    let mut out = BTreeSet::new();
+    prog.visit_exprs(&mut |_, y| {
+        if let ExprKind::AddrOf(a) = &y.kind
+            && let ExprKind::Var(v) = &a.kind
+        {
+            out.insert(*v);
+        }
+    });
+    out
+}
+
+/// Each qualifying temporary of `f`: its reading edge, the variable and its value.
+fn candidates(
+    f: &Function,
+    locals: &BTreeSet<VarId>,
+    taken: &BTreeSet<VarId>,
+    vars: &[VarInfo],
+) -> Vec<(EdgeIndex, VarId, Expr)> {
+    let mut out = vec![];
+    for e in f.cfa.edge_references() {
+        let Op::Assign { lhs, rhs } = &e.weight().op else {
+            continue;
+        };
+        let ExprKind::Var(m) = lhs.kind else { continue };
+        if !locals.contains(&m)
+            || taken.contains(&m)
+            || vars[m.0 as usize].ty.pointee().is_none()
+            || rhs.mentions(m)
+        {
+            continue;
+        }
+        let mid = e.target();
+        let ins = f.cfa.edges_directed(mid, Direction::Incoming).count();
+        let outs: Vec<_> = f.cfa.edges_directed(mid, Direction::Outgoing).collect();
+        let [next] = outs.as_slice() else { continue };
+        if ins != 1 || next.id() == e.id() {
+            continue;
+        }
+        let elsewhere = f.cfa.edge_references().any(|o| {
+            o.id() != next.id()
+                && o.id() != e.id()
+                && o.weight().op.exprs().iter().any(|x| x.mentions(m))
+        });
+        if !elsewhere && !writes(&next.weight().op, m) {
+            out.push((next.id(), m, rhs.clone()));
+        }
+    }
+    out
+}
+
+/// Whether `op` assigns variable `m`.
+fn writes(op: &Op, m: VarId) -> bool {
+    let lhs = match op {
+        Op::Assign { lhs, .. } => Some(lhs),
+        Op::Call { lhs, .. } | Op::CallPtr { lhs, .. } => lhs.as_ref(),
+        _ => None,
+    };
+    lhs.is_some_and(|l| matches!(l.kind, ExprKind::Var(v) if v == m))
+}
+
+/// `e` with every read of `m` replaced by `value`.
+fn substitute(e: &Expr, m: VarId, value: &Expr) -> Expr {
+    match e.kind {
+        ExprKind::Var(v) if v == m => value.clone(),
+        _ => e.map_children(&mut |c| substitute(c, m, value)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::cfa;
+    use crate::program::frontend::load_source;
+
+    #[test]
+    fn a_temporary_read_once_on_the_next_step_is_forwarded_and_others_stay() {
+        let p = load_source(
+            "struct s { int a; int b; };
+             int main(void) {
+               struct s x; int *q = &x.b;
+               struct s *r = ({ void *m = (void *)q; (struct s *)(m - 4); });
+               void *k = (void *)q; r->a = 1; struct s *t = (struct s *)k;
+               void *w = (void *)q; struct s *u = (struct s *)w; struct s *v = (struct s *)w;
+               return t->a + u->a + v->a; }",
+        );
+        let f = p.func(p.main);
+        let ops: Vec<String> = f.cfa.edge_weights().map(|e| cfa::op(&p, &e.op)).collect();
+        // `m` is read on the step after it is set: its value is forwarded.
+        assert!(
+            ops.iter()
+                .any(|o| o.starts_with("r = ") && !o.contains('m')),
+            "{ops:?}"
+        );
+        // `k` is read later, `w` twice: both stay.
+        assert!(
+            ops.iter().any(|o| o.starts_with("t = ") && o.contains('k')),
+            "{ops:?}"
+        );
+        assert!(
+            ops.iter().any(|o| o.starts_with("u = ") && o.contains('w')),
+            "{ops:?}"
+        );
+    }
+}
