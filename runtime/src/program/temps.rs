@@ -9,8 +9,10 @@
 //! temporary replaced by the value it was just given. A temporary qualifies when it is a
 //! local of pointer type whose address is never taken, assigned on exactly one edge `m = x`
 //! and read only on the one edge that follows it, through a location with no other edge in
-//! or out. Nothing happens between the two edges, so `x` has the same value at the read,
-//! and every run of the program is unchanged; the assignment stays (it is dead).
+//! or out, and not in the place a call's result goes (evaluated after the callee ran).
+//! Nothing happens between the two edges, so `x` has the same value at the read, and every
+//! run of the program is unchanged; the assignment stays (it is dead). A temporary set from
+//! another is forwarded after it, so that its value is evaluated where it was set.
 
 use super::ir::*;
 use petgraph::Direction;
@@ -23,13 +25,24 @@ pub fn forward(prog: &mut Program) {
     let taken = address_taken(prog);
     for f in &mut prog.functions {
         let locals: BTreeSet<VarId> = f.locals.iter().copied().collect();
-        for (read, m, x) in candidates(f, &locals, &taken, &prog.vars) {
-            let value = if x.ty == prog.vars[m.0 as usize].ty {
-                x
+        let mut todo = candidates(f, &locals, &taken, &prog.vars);
+        // A temporary set from another one (`it = (T *)(__mptr - 8)` read next) is forwarded
+        // after it, so that its value is the one the other one's forwarding gave.
+        while !todo.is_empty() {
+            let ready = (0..todo.len())
+                .find(|i| !todo.iter().any(|(_, read, _)| *read == todo[*i].0))
+                .unwrap_or(0);
+            let (def, read, m) = todo.remove(ready);
+            let Op::Assign { rhs, .. } = &f.cfa[def].op else {
+                continue;
+            };
+            let ty = &prog.vars[m.0 as usize].ty;
+            let value = if rhs.ty == *ty {
+                rhs.clone()
             } else {
                 Expr {
-                    ty: prog.vars[m.0 as usize].ty.clone(),
-                    kind: ExprKind::Cast(Box::new(x)),
+                    ty: ty.clone(),
+                    kind: ExprKind::Cast(Box::new(rhs.clone())),
                 }
             };
             let op = f.cfa[read].op.map_exprs(&mut |e| substitute(e, m, &value));
@@ -51,13 +64,13 @@ fn address_taken(prog: &Program) -> BTreeSet<VarId> {
     out
 }
 
-/// Each qualifying temporary of `f`: its reading edge, the variable and its value.
+/// Each qualifying temporary of `f`: its defining edge, its reading edge and the variable.
 fn candidates(
     f: &Function,
     locals: &BTreeSet<VarId>,
     taken: &BTreeSet<VarId>,
     vars: &[VarInfo],
-) -> Vec<(EdgeIndex, VarId, Expr)> {
+) -> Vec<(EdgeIndex, EdgeIndex, VarId)> {
     let mut out = vec![];
     for e in f.cfa.edge_references() {
         let Op::Assign { lhs, rhs } = &e.weight().op else {
@@ -83,11 +96,22 @@ fn candidates(
                 && o.id() != e.id()
                 && o.weight().op.exprs().iter().any(|x| x.mentions(m))
         });
-        if !elsewhere && !writes(&next.weight().op, m) {
-            out.push((next.id(), m, rhs.clone()));
+        if !elsewhere && !writes(&next.weight().op, m) && !after_call(&next.weight().op, m) {
+            out.push((e.id(), next.id(), m));
         }
     }
     out
+}
+
+/// Whether `op` is a call that reads `m` for its result's place, which is evaluated after
+/// the callee has run (and may have changed what `m`'s value was computed from).
+fn after_call(op: &Op, m: VarId) -> bool {
+    match op {
+        Op::Call { lhs, .. } | Op::CallPtr { lhs, .. } => {
+            lhs.as_ref().is_some_and(|l| l.mentions(m))
+        }
+        _ => false,
+    }
 }
 
 /// Whether `op` assigns variable `m`.
@@ -117,22 +141,29 @@ mod tests {
     fn a_temporary_read_once_on_the_next_step_is_forwarded_and_others_stay() {
         let p = load_source(
             "struct s { int a; int b; };
+             int g(void);
              int main(void) {
                struct s x; int *q = &x.b;
-               struct s *r = ({ void *m = (void *)q; (struct s *)(m - 4); });
-               void *k = (void *)q; r->a = 1; struct s *t = (struct s *)k;
+               struct s *z = ({ void *m = (void *)q; (struct s *)(m - 4); });
+               z->b = 2;
+               void *k = (void *)q; x.a = 1; struct s *t = (struct s *)k;
                void *w = (void *)q; struct s *u = (struct s *)w; struct s *v = (struct s *)w;
+               struct s *c = (struct s *)q; c->a = g();
                return t->a + u->a + v->a; }",
         );
         let f = p.func(p.main);
         let ops: Vec<String> = f.cfa.edge_weights().map(|e| cfa::op(&p, &e.op)).collect();
-        // `m` is read on the step after it is set: its value is forwarded.
+        // `m` is read on the step after it is set, and so is `z`, set from `m`: both are
+        // forwarded, `z` with the value forwarded into its definition.
+        let z = ops
+            .iter()
+            .find(|o| o.ends_with("->b = 2"))
+            .expect("z->b = 2");
         assert!(
-            ops.iter()
-                .any(|o| o.starts_with("r = ") && !o.contains('m')),
+            !z.contains('m') && !z.contains('z') && z.contains('q'),
             "{ops:?}"
         );
-        // `k` is read later, `w` twice: both stay.
+        // `k` is read later, `w` twice, `c` where a call's result goes: all stay.
         assert!(
             ops.iter().any(|o| o.starts_with("t = ") && o.contains('k')),
             "{ops:?}"
@@ -141,5 +172,6 @@ mod tests {
             ops.iter().any(|o| o.starts_with("u = ") && o.contains('w')),
             "{ops:?}"
         );
+        assert!(ops.contains(&"c->a = g()".to_string()), "{ops:?}");
     }
 }
