@@ -183,6 +183,11 @@ impl Lowerer<'_> {
             t => t,
         };
         let obj = self.temp(ty, line);
+        // Inside a function the literal lives as long as the enclosing block (C11 6.5.2.5):
+        // bound there under a name no identifier has, it dies with the block's locals.
+        if let (Some(_), ExprKind::Var(v)) = (&self.fb, &obj.kind) {
+            self.bind(&format!("(compound literal {})", v.0), Symbol::Var(*v));
+        }
         self.initialize_items(obj.clone(), &c.node.initializer_list, line)?;
         Ok(obj)
     }
