@@ -17,12 +17,14 @@
 //!
 //! The pass applies only when the program uses these types in no other way: `S **` and
 //! `H *` values are only copied, compared, passed, returned, tested, dereferenced at
-//! offset 0 (`*pp`, `h->first`) or, for `H *`, freed; no struct, array or variable has type
-//! `H`, and no pointer to an `S **` or `H *` is formed. So a block of `H` is accessed only
-//! through its first 8 (or 4) bytes; an allocation of exactly `sizeof(H)` stored into an
-//! `H *` (by `malloc`, `calloc` or an allocating wrapper such as `safe_malloc`) is made
-//! `sizeof(S)` long, so that the head is a whole cell for the shape analysis, which no
-//! access of the program can tell apart.
+//! offset 0 (`*pp`, `h->first`) or, for `H *`, freed; no struct field or array has type
+//! `H`, a variable of type `H` (`HLIST_HEAD(name)`) is only accessed as `h.first`, copied
+//! whole or has its address taken, and no pointer to an `S **` or `H *` is formed. So a
+//! block of `H` is accessed only through its first 8 (or 4) bytes; an allocation of exactly
+//! `sizeof(H)` stored into an `H *` (by `malloc`, `calloc` or an allocating wrapper such as
+//! `safe_malloc`) is made `sizeof(S)` long, and so is a variable of type `H`, so that the
+//! head is a whole cell for the shape analysis, which no access of the program can tell
+//! apart.
 
 use super::ir::*;
 use super::sra::CallFacts;
@@ -118,6 +120,8 @@ impl Links {
     fn new_type(&self, ty: &Type) -> Type {
         if *ty == self.link_addr || self.is_head_ptr(ty) {
             self.cell_ptr.clone()
+        } else if self.head(ty).is_some() {
+            Type::Struct(self.cell)
         } else {
             ty.clone()
         }
@@ -125,7 +129,8 @@ impl Links {
 
     /// Whether every type and expression of the program fits the pass.
     fn allowed(&self, prog: &Program) -> bool {
-        let types_ok = prog.vars.iter().all(|v| self.retypable(&v.ty))
+        let types_ok = (prog.vars.iter())
+            .all(|v| self.retypable(&v.ty) || self.head(&v.ty).is_some())
             && prog.functions.iter().all(|f| self.retypable(&f.ret))
             && (prog.structs.iter().enumerate())
                 .filter(|(i, _)| self.head(&Type::Struct(StructId(*i as u32))).is_none())
@@ -251,13 +256,19 @@ impl Links {
             ExprKind::Deref(p) if p.ty == self.link_addr => {
                 return Some(self.link_field(self.expr(p)?));
             }
-            // `h->first`: `h->next`.
+            // `h->first`: `h->next`; `h.first` of a head variable: `h.next`.
             ExprKind::Field(base, 0, name) if self.head(&base.ty) == Some(name.as_str()) => {
-                let ExprKind::Deref(p) = &base.kind else {
-                    return None;
+                return match &base.kind {
+                    ExprKind::Deref(p) => Some(self.link_field(self.expr(p)?)),
+                    _ => Some(Expr {
+                        kind: ExprKind::Field(Box::new(self.expr(base)?), 0, self.link.clone()),
+                        ty,
+                    }),
                 };
-                return Some(self.link_field(self.expr(p)?));
             }
+            // A head variable: a cell variable (its block grows to a cell's size, but only its
+            // first field is ever accessed).
+            ExprKind::Var(v) if self.head(&x.ty).is_some() => ExprKind::Var(*v),
             // Between link addresses and head pointers: the same bits, the same new type.
             ExprKind::Cast(a) if self.mentions(&a.ty) => {
                 let same = self.new_type(&a.ty) == ty;
