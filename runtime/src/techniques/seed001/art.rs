@@ -3,6 +3,14 @@
 //! coverage by entailment into the heaps already at a location; and the re-check of a
 //! finished tree as a certificate.
 //!
+//! The tree uses large blocks: its nodes sit only at the cut points of the graph (the entry
+//! and the target of every back edge, so every loop head), and the edge between two nodes is
+//! the loop-free path of the graph's edges from one to the other. The heaps along a block are
+//! computed as on single edges (post, then dead variables forgotten and garbage collected) but
+//! are neither stored for coverage nor counted as nodes; each node keeps them for Algorithm 2,
+//! which walks the counterexample edge by edge. Every cycle of the graph holds a back edge, so
+//! every block is finite.
+//!
 //! Consumes the inlined program ([`Flat`]), the symbolic executor, the domain's list shapes
 //! and the refinement parameter `T` ([`Precision`]); produces an [`Art`] whose every node was
 //! expanded (an inductive invariant: per location, the disjunction of its nodes' heaps), or
@@ -20,7 +28,8 @@ use super::heap::{Bag, ListShape, SymHeap, Term};
 use crate::engine::Budget;
 use crate::program::ir::VarId;
 use crate::techniques::seed002::flat::Flat;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
+use std::rc::Rc;
 
 /// The most nodes a tree may have before the engine gives up.
 const MAX_NODES: usize = 60_000;
@@ -51,26 +60,79 @@ impl Precision {
     }
 }
 
-/// A node of the tree: a location and a heap.
+/// A node of the tree: a cut point of the graph and a heap.
 #[derive(Clone, Debug)]
 pub struct Node {
     /// The node of the inlined graph.
     pub loc: usize,
     /// Its abstract heap.
     pub heap: SymHeap,
-    /// The parent node and the edge from it.
-    pub parent: Option<(usize, usize)>,
+    /// The parent node and the block from it.
+    pub parent: Option<(usize, Block)>,
 }
 
-/// An abstract counterexample: nodes from the root, and the edge whose post is `⊤`.
+/// A path of the graph between two cut points, with the heap after each of its edges but the
+/// last (the last one's is the node's own).
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    /// The edges, in order.
+    pub edges: Vec<usize>,
+    /// The heap at the target of each edge but the last.
+    pub inner: Vec<SymHeap>,
+}
+
+/// An abstract counterexample, edge by edge from the root: the heap before each edge, the
+/// last edge's post being `⊤`.
 #[derive(Clone, Debug)]
 pub struct Cex {
-    /// Node ids, root first.
-    pub nodes: Vec<usize>,
-    /// The edge leaving the last node.
-    pub edge: usize,
-    /// Why its post is `⊤`.
+    /// `heaps[i]` is the heap at the source of `edges[i]`; `heaps[0]` is the root's.
+    pub heaps: Vec<SymHeap>,
+    /// The edges; the last one's post is `⊤`.
+    pub edges: Vec<usize>,
+    /// Why the last post is `⊤`.
     pub why: String,
+}
+
+impl Cex {
+    /// The graph node of position `i`.
+    pub fn loc(&self, flat: &Flat, i: usize) -> usize {
+        match i {
+            0 => flat.entry,
+            _ => flat.edges[self.edges[i - 1]].to,
+        }
+    }
+}
+
+/// The steps of a block walk so far, last first: each edge with the heap at its target.
+struct Trail {
+    edge: usize,
+    heap: SymHeap,
+    prev: Option<Rc<Trail>>,
+}
+
+impl Trail {
+    /// The block of the steps of `trail` and then `last`.
+    fn block(trail: &Option<Rc<Trail>>, last: usize) -> Block {
+        let mut block = Block::default();
+        let mut at = trail.as_deref();
+        while let Some(step) = at {
+            block.edges.push(step.edge);
+            block.inner.push(step.heap.clone());
+            at = step.prev.as_deref();
+        }
+        block.edges.reverse();
+        block.inner.reverse();
+        block.edges.push(last);
+        block
+    }
+}
+
+/// Where one path of a block walk ends.
+enum Arrival {
+    /// At a cut point, with the heap there (prepared).
+    Cut(usize, SymHeap, Block),
+    /// The path up to an edge whose post is `⊤` (its last), and why.
+    Error(Block, String),
 }
 
 /// How a forward run ends.
@@ -97,6 +159,8 @@ pub struct Art<'a> {
     pub nodes: Vec<Node>,
     /// Per location, the nodes there.
     pub at: Vec<Vec<usize>>,
+    /// Whether a location is a cut point (the tree's nodes are only there).
+    pub cut: Vec<bool>,
     /// Entailment queries asked.
     pub queries: usize,
     /// The domain's switches (also in each list shape, for programs without lists).
@@ -118,6 +182,7 @@ impl<'a> Art<'a> {
             live,
             nodes: vec![],
             at: vec![vec![]; flat.nodes],
+            cut: cut_points(flat),
             queries: 0,
             params: Params::mls(),
         }
@@ -144,7 +209,7 @@ impl<'a> Art<'a> {
                         "the abstract reachability tree passed {MAX_NODES} nodes"
                     ));
                 }
-                match self.expand(id, t) {
+                match self.expand(id, t, budget) {
                     Ok(new) => next.extend(new),
                     Err(stop) => return stop,
                 }
@@ -157,41 +222,100 @@ impl<'a> Art<'a> {
         Forward::Done
     }
 
-    /// Expands one node: the new nodes, or how the run stops.
-    fn expand(&mut self, id: usize, t: &Precision) -> Result<Vec<usize>, Forward> {
+    /// Expands one node: the nodes its blocks reach, or how the run stops.
+    fn expand(&mut self, id: usize, t: &Precision, budget: &Budget) -> Result<Vec<usize>, Forward> {
         let mut new = vec![];
-        let loc = self.nodes[id].loc;
-        for &e in &self.flat.out[loc] {
-            let edge = &self.flat.edges[e];
-            let heaps = match self.exec.post(&self.nodes[id].heap, &edge.op) {
-                Post::Heaps(hs) => hs,
-                Post::Error(why) => {
-                    return Err(Forward::Cex(Cex {
-                        nodes: self.path_to(id),
-                        edge: e,
-                        why,
-                    }));
-                }
-                Post::Unsupported(what) => {
-                    return Err(Forward::Stop(format!(
-                        "{what} at line {} is outside the separation-logic fragment",
-                        edge.line
-                    )));
-                }
+        for arrival in self.walk(id, t, budget)? {
+            let (loc, h, block) = match arrival {
+                Arrival::Cut(loc, h, block) => (loc, h, block),
+                Arrival::Error(block, why) => return Err(Forward::Cex(self.trace(id, block, why))),
             };
-            let prepared: Vec<SymHeap> = (heaps.iter())
-                .flat_map(|h| self.prepare(edge.to, h, t))
-                .collect();
-            for h in prepared {
-                if h.cells.len() > MAX_CELLS && self.flat.loops.contains_key(&edge.to) {
-                    return Err(Forward::Stop(self.unbounded(&h, edge.line)));
-                }
-                if !self.covered(edge.to, &h) {
-                    new.push(self.push(edge.to, h, Some((id, e))));
-                }
+            if h.cells.len() > MAX_CELLS && self.flat.loops.contains_key(&loc) {
+                let last = *block.edges.last().expect("a block has an edge");
+                return Err(Forward::Stop(
+                    self.unbounded(&h, self.flat.edges[last].line),
+                ));
+            }
+            if !self.covered(loc, &h) {
+                new.push(self.push(loc, h, Some((id, block))));
             }
         }
         Ok(new)
+    }
+
+    /// Every path of the graph from node `id` to the next cut points, breadth first, each
+    /// edge's post prepared for its target; the walk ends at the first edge whose post is `⊤`.
+    fn walk(&self, id: usize, t: &Precision, budget: &Budget) -> Result<Vec<Arrival>, Forward> {
+        let mut out = vec![];
+        let node = &self.nodes[id];
+        let mut queue = VecDeque::from([(node.loc, node.heap.clone(), None)]);
+        let mut steps = 0;
+        while let Some((loc, heap, trail)) = queue.pop_front() {
+            for &e in &self.flat.out[loc] {
+                steps += 1;
+                if steps > MAX_NODES {
+                    return Err(Forward::Stop(format!(
+                        "a block of the abstract reachability tree passed {MAX_NODES} steps"
+                    )));
+                }
+                if let Err(e) = budget.check() {
+                    return Err(Forward::Stop(format!("bound reached: {e}")));
+                }
+                let edge = &self.flat.edges[e];
+                let heaps = match self.exec.post(&heap, &edge.op) {
+                    Post::Heaps(hs) => hs,
+                    Post::Error(why) => {
+                        out.push(Arrival::Error(Trail::block(&trail, e), why));
+                        return Ok(out);
+                    }
+                    Post::Unsupported(what) => {
+                        return Err(Forward::Stop(format!(
+                            "{what} at line {} is outside the separation-logic fragment",
+                            edge.line
+                        )));
+                    }
+                };
+                for h in heaps.iter().flat_map(|h| self.prepare(edge.to, h, t)) {
+                    if self.cut[edge.to] {
+                        out.push(Arrival::Cut(edge.to, h, Trail::block(&trail, e)));
+                    } else {
+                        let prev = trail.clone();
+                        let step = Some(Rc::new(Trail {
+                            edge: e,
+                            heap: h.clone(),
+                            prev,
+                        }));
+                        queue.push_back((edge.to, h, step));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The counterexample through node `id` and then `last` (whose last edge's post is `⊤`),
+    /// edge by edge.
+    fn trace(&self, id: usize, last: Block, why: String) -> Cex {
+        let chain = self.path_to(id);
+        let mut cex = Cex {
+            heaps: vec![self.nodes[chain[0]].heap.clone()],
+            edges: vec![],
+            why,
+        };
+        let add = |cex: &mut Cex, b: &Block| {
+            cex.edges.extend(&b.edges);
+            cex.heaps.extend(b.inner.iter().cloned());
+        };
+        for &n in &chain[1..] {
+            let (_, b) = self.nodes[n]
+                .parent
+                .as_ref()
+                .expect("a non-root node has a parent");
+            add(&mut cex, b);
+            cex.heaps.push(self.nodes[n].heap.clone());
+        }
+        add(&mut cex, &last);
+        cex
     }
 
     /// The heap as stored at `loc`: dead variables forgotten, `abs_T` at loop heads (garbage
@@ -236,7 +360,7 @@ impl<'a> Art<'a> {
         })
     }
 
-    fn push(&mut self, loc: usize, heap: SymHeap, parent: Option<(usize, usize)>) -> usize {
+    fn push(&mut self, loc: usize, heap: SymHeap, parent: Option<(usize, Block)>) -> usize {
         self.nodes.push(Node { loc, heap, parent });
         let id = self.nodes.len() - 1;
         self.at[loc].push(id);
@@ -280,39 +404,65 @@ impl<'a> Art<'a> {
     /// The node ids from the root to `id`.
     pub fn path_to(&self, mut id: usize) -> Vec<usize> {
         let mut out = vec![id];
-        while let Some((p, _)) = self.nodes[id].parent {
-            out.push(p);
-            id = p;
+        while let Some((p, _)) = &self.nodes[id].parent {
+            out.push(*p);
+            id = *p;
         }
         out.reverse();
         out
     }
 
     /// The certificate check of a finished tree, afresh: the root is `emp` at the entry, and
-    /// every post of every node, prepared for its location, entails a heap stored there.
+    /// every block of every node, walked again with every post prepared for its location,
+    /// reaches only heaps that entail a heap stored at their cut point.
     pub fn recheck(&self, t: &Precision) -> Result<usize, String> {
         let root = self.nodes.first().ok_or("the tree is empty")?;
         if root.loc != self.flat.entry || root.heap != SymHeap::emp() {
             return Err("the root is not emp at the entry".into());
         }
+        let budget = Budget::run();
         let mut queries = 0;
-        for (id, n) in self.nodes.iter().enumerate() {
-            for &e in &self.flat.out[n.loc] {
-                let edge = &self.flat.edges[e];
-                let Post::Heaps(hs) = self.exec.post(&n.heap, &edge.op) else {
-                    return Err(format!("node {id}: the post along line {} is ⊤", edge.line));
-                };
-                for h in hs.iter().flat_map(|h| self.prepare(edge.to, h, t)) {
-                    queries += 1;
-                    if !self.entailed_at(edge.to, &h) {
-                        return Err(format!(
-                            "node {id}: a post along line {} is not entailed at its location: {h}",
-                            edge.line
-                        ));
+        for id in 0..self.nodes.len() {
+            let arrivals = match self.walk(id, t, &budget) {
+                Ok(a) => a,
+                Err(Forward::Stop(why)) => return Err(format!("node {id}: {why}")),
+                Err(_) => return Err(format!("node {id}: the walk of its blocks failed")),
+            };
+            for a in arrivals {
+                match a {
+                    Arrival::Error(b, _) => {
+                        let line = self.flat.edges[*b.edges.last().expect("an edge")].line;
+                        return Err(format!("node {id}: the post along line {line} is ⊤"));
+                    }
+                    Arrival::Cut(loc, h, b) => {
+                        queries += 1;
+                        if !self.entailed_at(loc, &h) {
+                            let line = self.flat.edges[*b.edges.last().expect("an edge")].line;
+                            return Err(format!(
+                                "node {id}: a post along line {line} is not entailed at its \
+                                 location: {h}"
+                            ));
+                        }
                     }
                 }
             }
         }
         Ok(queries)
     }
+}
+
+/// The cut points of the graph: the entry and the target of every back edge (every loop
+/// head among them). Every cycle of the graph passes one.
+fn cut_points(flat: &Flat) -> Vec<bool> {
+    let mut cut = vec![false; flat.nodes];
+    cut[flat.entry] = true;
+    for (e, back) in flat.back.iter().enumerate() {
+        if *back {
+            cut[flat.edges[e].to] = true;
+        }
+    }
+    for head in flat.loops.keys() {
+        cut[*head] = true;
+    }
+    cut
 }

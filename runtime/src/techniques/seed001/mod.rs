@@ -217,7 +217,7 @@ fn prove_with(
             Ok(r) => r,
             Err(why) => {
                 // Not refuted: a concrete run along it, if the inputs it steers by give one.
-                if let Some(c) = concrete::find(task, flat, &path_edges(&art, &cex)) {
+                if let Some(c) = concrete::find(task, flat, &path_edges(&cex)) {
                     details.push(format!(
                         "{why}; the abstract counterexample through lines {} is real: a run \
                          of the program replayed concretely reaches it",
@@ -291,23 +291,15 @@ fn show(prog: &crate::program::ir::Program, t: &Precision) -> String {
 }
 
 /// The edges of a counterexample, root first.
-fn path_edges(art: &Art, cex: &art::Cex) -> Vec<usize> {
-    let mut out: Vec<usize> = (cex.nodes[1..].iter())
-        .filter_map(|i| art.nodes[*i].parent)
-        .map(|(_, e)| e)
-        .collect();
-    out.push(cex.edge);
-    out
+fn path_edges(cex: &art::Cex) -> Vec<usize> {
+    cex.edges.clone()
 }
 
 /// The source lines a counterexample passes.
 fn lines(art: &Art, cex: &art::Cex) -> String {
-    let mut out: Vec<u32> = cex.nodes[1..]
-        .iter()
-        .filter_map(|i| art.nodes[*i].parent)
-        .map(|(_, e)| art.flat.edges[e].line)
+    let mut out: Vec<u32> = (cex.edges.iter())
+        .map(|e| art.flat.edges[*e].line)
         .collect();
-    out.push(art.flat.edges[cex.edge].line);
     out.dedup();
     out.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
 }

@@ -66,20 +66,11 @@ pub struct Refinement {
 /// Algorithm 2 on `cex`: the refinement, or why there is none.
 pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String> {
     let prog = &art.flat.prog;
-    let heaps: Vec<&SymHeap> = cex.nodes.iter().map(|i| &art.nodes[*i].heap).collect();
-    let mut edges: Vec<usize> = cex.nodes[1..]
-        .iter()
-        .map(|i| {
-            art.nodes[*i]
-                .parent
-                .expect("a non-root node has a parent")
-                .1
-        })
-        .collect();
-    edges.push(cex.edge);
+    let heaps: Vec<&SymHeap> = cex.heaps.iter().collect();
+    let edges = &cex.edges;
     let k = heaps.len() - 1;
     // Δ'_k: what the failing command needs.
-    let last = &art.flat.edges[cex.edge].op;
+    let last = &art.flat.edges[edges[k]].op;
     let mut bwd: Vec<Vec<SymHeap>> = vec![vec![]; k + 1];
     bwd[k] = prune(needs(prog, last));
     let mut i = k;
@@ -98,9 +89,9 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
             // No position entails its resource (the abduction is incomplete): precision is
             // taken to be lost where the path entered a loop head, the places the abstraction
             // summarised anything: the last at which the resources name a symbol new to `T`.
-            let head = |j: usize| art.flat.loops.contains_key(&art.nodes[cex.nodes[j]].loc);
+            let head = |j: usize| art.flat.loops.contains_key(&cex.loc(art.flat, j));
             let fresh = |j: usize| {
-                let live = &art.live[art.nodes[cex.nodes[j]].loc];
+                let live = &art.live[cex.loc(art.flat, j)];
                 let mut add = Precision::default();
                 for m in j..=k {
                     select(art, heaps[m], &bwd[m], live, &mut add);
