@@ -772,6 +772,19 @@ impl Program {
         }
     }
 
+    /// The variables whose address the program takes (`&v`).
+    pub fn address_taken(&self) -> std::collections::BTreeSet<VarId> {
+        let mut out = std::collections::BTreeSet::new();
+        self.visit_exprs(&mut |_, y| {
+            if let ExprKind::AddrOf(a) = &y.kind
+                && let ExprKind::Var(v) = &a.kind
+            {
+                out.insert(*v);
+            }
+        });
+        out
+    }
+
     /// Finds a function by name.
     pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
         self.functions

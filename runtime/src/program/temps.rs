@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 
 /// Forwards every qualifying temporary of `prog` to its one read.
 pub fn forward(prog: &mut Program) {
-    let taken = address_taken(prog);
+    let taken = prog.address_taken();
     for f in &mut prog.functions {
         let locals: BTreeSet<VarId> = f.locals.iter().copied().collect();
         let mut todo = candidates(f, &locals, &taken, &prog.vars);
@@ -49,19 +49,6 @@ pub fn forward(prog: &mut Program) {
             f.cfa[read].op = op;
         }
     }
-}
-
-/// The variables whose address the program takes.
-fn address_taken(prog: &Program) -> BTreeSet<VarId> {
-    let mut out = BTreeSet::new();
-    prog.visit_exprs(&mut |_, y| {
-        if let ExprKind::AddrOf(a) = &y.kind
-            && let ExprKind::Var(v) = &a.kind
-        {
-            out.insert(*v);
-        }
-    });
-    out
 }
 
 /// Each qualifying temporary of `f`: its defining edge, its reading edge and the variable.

@@ -117,7 +117,7 @@ impl<'p> Enc<'p> {
     pub(crate) fn new(prog: &'p Program) -> Self {
         let mut enc = Enc {
             prog,
-            address_taken: address_taken(prog),
+            address_taken: prog.address_taken().into_iter().collect(),
             frames: vec![EncFrame {
                 func: prog.init,
                 inst: 1,
@@ -766,25 +766,6 @@ impl V {
 }
 
 // ---- helpers ----
-
-/// Scalar variables whose address is taken somewhere in the program (kept in memory).
-fn address_taken(prog: &Program) -> HashSet<VarId> {
-    let mut out = HashSet::new();
-    for f in &prog.functions {
-        for edge in f.cfa.edge_weights() {
-            for e in edge.op.exprs() {
-                e.visit(&mut |x| {
-                    if let ExprKind::AddrOf(a) = &x.kind
-                        && let ExprKind::Var(v) = &a.kind
-                    {
-                        out.insert(*v);
-                    }
-                });
-            }
-        }
-    }
-    out
-}
 
 /// Whether an lvalue is reached through a pointer dereference (`p->f`, `p->a.b`, `(*p).f`).
 fn through_pointer(e: &Expr) -> bool {

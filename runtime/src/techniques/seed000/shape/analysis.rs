@@ -144,7 +144,7 @@ impl<'a> Art<'a> {
                 cons,
                 memtrack: checks.has(Property::ValidMemtrack)
                     || checks.has(Property::ValidMemcleanup),
-                escaped: escaped_vars(prog),
+                escaped: prog.address_taken(),
                 tree_reach: tree_reach(v),
             },
             checks,
@@ -1158,16 +1158,3 @@ pub fn address_taken(prog: &Program, refs: &RefParams, v: &Vocab) -> Option<Stri
     None
 }
 
-/// The variables whose address the program takes: their copied constants are not kept, since
-/// a store through a pointer could change them unseen.
-pub fn escaped_vars(prog: &Program) -> std::collections::BTreeSet<VarId> {
-    let mut out = std::collections::BTreeSet::new();
-    prog.visit_exprs(&mut |_, y| {
-        if let ExprKind::AddrOf(a) = &y.kind
-            && let ExprKind::Var(v) = &a.kind
-        {
-            out.insert(*v);
-        }
-    });
-    out
-}

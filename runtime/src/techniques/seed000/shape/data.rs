@@ -765,7 +765,7 @@ pub const MAX_VALUES: usize = 8;
 /// The literals variable `v` is assigned, if it is assigned nothing else (and its address
 /// is never taken) and there are at most [`MAX_VALUES`].
 fn literal_values(prog: &Program, v: VarId) -> Option<Vec<i64>> {
-    if super::analysis::escaped_vars(prog).contains(&v) {
+    if prog.address_taken().contains(&v) {
         return None;
     }
     let mut out = vec![];
@@ -819,7 +819,7 @@ pub const MAX_COPIES: usize = 6;
 /// the function that stores it and to the one that looks it up). `x` first; at most
 /// [`MAX_COPIES`].
 fn copies(prog: &Program, x: VarId) -> Vec<VarId> {
-    let escaped = super::analysis::escaped_vars(prog);
+    let escaped = prog.address_taken();
     let ty = &prog.var(x).ty;
     let mut edges: Vec<(VarId, VarId)> = vec![];
     let mut copy = |a: &Expr, b: &Expr| {
@@ -884,7 +884,7 @@ fn equalities(prog: &Program, a: &Expr, b: &Expr) -> Vec<Assertion> {
     let ExprKind::Var(x) = &other.kind else {
         return vec![];
     };
-    if prog.var(*x).ty.as_int().is_none() || super::analysis::escaped_vars(prog).contains(x) {
+    if prog.var(*x).ty.as_int().is_none() || prog.address_taken().contains(x) {
         return vec![];
     }
     copies(prog, *x)
@@ -919,7 +919,7 @@ fn orderings(prog: &Program, a: &Expr, b: &Expr) -> Vec<Assertion> {
         field: fa.field.to_string(),
         bound,
     };
-    let escaped = super::analysis::escaped_vars(prog);
+    let escaped = prog.address_taken();
     let pointers = [fa.ptr, fb.ptr].into_iter().filter_map(|p| match &p.kind {
         ExprKind::Var(q) if !escaped.contains(q) => Some(*q),
         _ => None,
@@ -954,8 +954,7 @@ fn relations(prog: &Program, op: CmpOp, a: &Expr, b: &Expr) -> Vec<Assertion> {
     let bounds = match (&other.kind, literal(other)) {
         (_, Some(c)) => strict_limit(op, c).map(Bound::Below).into_iter().collect(),
         (ExprKind::Var(x), None)
-            if prog.var(*x).ty.as_int().is_some()
-                && !super::analysis::escaped_vars(prog).contains(x) =>
+            if prog.var(*x).ty.as_int().is_some() && !prog.address_taken().contains(x) =>
         {
             copies(prog, *x)
                 .into_iter()
