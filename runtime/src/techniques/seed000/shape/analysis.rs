@@ -500,12 +500,19 @@ impl<'a> Art<'a> {
                 None => vec![Ok(g)],
             },
             Builtin::Memset | Builtin::Memcpy => {
-                if let Some(rs) = t.fill_block(g, lhs, args, b == Builtin::Memcpy, line) {
+                let zeroed = || match b {
+                    Builtin::Memset => t.zero_struct(g.clone(), lhs, args, line),
+                    _ => None,
+                };
+                if let Some(rs) = t.fill_block(g.clone(), lhs, args, b == Builtin::Memcpy, line) {
+                    rs
+                } else if let Some(rs) = zeroed() {
                     rs
                 } else {
                     return Err(Succ::Stop(format!(
                         "line {line}: unsupported by the shape analysis: memset/memcpy \
-                         other than on a raw block with a constant length"
+                         other than on a raw block with a constant length or a zeroing of a \
+                         whole cell"
                     )));
                 }
             }
@@ -1157,4 +1164,3 @@ pub fn address_taken(prog: &Program, refs: &RefParams, v: &Vocab) -> Option<Stri
     }
     None
 }
-

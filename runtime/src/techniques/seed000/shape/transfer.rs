@@ -855,6 +855,83 @@ impl<'a> Transfer<'a> {
         cur
     }
 
+    /// `memset(p, 0, sizeof *p)` on an analysed struct: `p` must point to a cell, whose
+    /// members are then set to zero in turn (`p->f = 0`, NULL for a pointer, the members of
+    /// an embedded struct likewise; an array member's contents are not tracked and a bit-field
+    /// carries no predicates); the call's result, if kept, is `p`. `None` unless the byte is
+    /// 0, the length is the struct's size and every member is one of these kinds.
+    pub fn zero_struct(
+        &self,
+        g: Graph,
+        lhs: Option<&Expr>,
+        args: &[Expr],
+        line: u32,
+    ) -> Option<Vec<Result<Graph, AbsError>>> {
+        let [dst, byte, len] = args else { return None };
+        let p = match &dst.kind {
+            ExprKind::Cast(a) => a.as_ref(),
+            _ => dst,
+        };
+        let Some(Type::Struct(s)) = p.ty.pointee() else {
+            return None;
+        };
+        let size = self.prog.size_of(&Type::Struct(*s));
+        if !self.v.node_type(*s)
+            || const_value(&g, byte)? != 0
+            || u64::try_from(const_value(&g, len)?).ok()? != size
+        {
+            return None;
+        }
+        let cell = Expr {
+            kind: ExprKind::Deref(Box::new(p.clone())),
+            ty: Type::Struct(*s),
+        };
+        let mut stores = vec![];
+        self.zero_members(&cell, *s, &mut stores)?;
+        let mut cur: Vec<Result<Graph, AbsError>> = (self.deref_ok(g, p, size, line).into_iter())
+            .map(|r| r.map(|(g, ())| g))
+            .collect();
+        let result = lhs.map(|l| (l.clone(), dst.clone()));
+        for (l, zero) in stores.iter().chain(&result) {
+            cur = cur
+                .into_iter()
+                .flat_map(|res| match res {
+                    Ok(g) => self.assign(g, l, zero, line),
+                    Err(e) => vec![Err(e)],
+                })
+                .collect();
+        }
+        Some(cur)
+    }
+
+    /// The members of `cell` (of struct `s`) a zeroing sets, each with its zero; `None` if
+    /// one is of a kind [`Self::zero_struct`] does not set.
+    fn zero_members(&self, cell: &Expr, s: StructId, out: &mut Vec<(Expr, Expr)>) -> Option<()> {
+        let def = self.prog.strukt(s);
+        if def.is_union {
+            return None;
+        }
+        for f in def.fields.iter().filter(|f| f.bits.is_none()) {
+            let member = Expr {
+                kind: ExprKind::Field(Box::new(cell.clone()), f.offset, f.name.clone()),
+                ty: f.ty.clone(),
+            };
+            match &f.ty {
+                Type::Int(_) | Type::Ptr(_) => {
+                    let zero = Expr {
+                        kind: ExprKind::Const(0),
+                        ty: f.ty.clone(),
+                    };
+                    out.push((member, zero));
+                }
+                Type::Struct(inner) => self.zero_members(&member, *inner, out)?,
+                Type::Array(..) => {}
+                Type::Void | Type::Func => return None,
+            }
+        }
+        Some(())
+    }
+
     /// Stores a pointer value into an lvalue.
     pub fn store(
         &self,
