@@ -3,6 +3,7 @@
 //! properties to check.
 
 pub mod cfa;
+pub mod devirt;
 pub mod frontend;
 pub mod holder;
 pub mod ir;

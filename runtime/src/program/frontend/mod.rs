@@ -578,6 +578,7 @@ impl<'s> Lowerer<'s> {
             model: self.model,
             alloc_may_fail: true,
         };
+        crate::program::devirt::resolve(&mut prog);
         crate::program::links::retype(&mut prog);
         crate::program::temps::forward(&mut prog);
         crate::program::sra::scalarize(&mut prog);
