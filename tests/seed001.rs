@@ -275,7 +275,9 @@ fn constructs_outside_the_fragment_are_named_with_their_line() {
     .expect("write");
     let out = verify(&fp, "separation");
     assert!(verdict(&out).starts_with("UNKNOWN"), "{out}");
-    assert!(out.contains("function pointer"), "{out}");
+    // The front end turns the call into a direct one (devirt.rs); the function's address
+    // stored in `f` is still outside the fragment.
+    assert!(out.contains("a function address at line 4"), "{out}");
 }
 
 /// A run of the separation engine with a user spec (`--spec`) instead of the library.
