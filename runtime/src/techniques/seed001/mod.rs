@@ -217,7 +217,7 @@ fn prove_with(
             Ok(r) => r,
             Err(why) => {
                 // Not refuted: a concrete run along it, if the inputs it steers by give one.
-                if let Some(c) = concrete::find(task, flat, &path_edges(&cex)) {
+                if let Some(c) = concrete::find(task, flat, &cex.edges) {
                     details.push(format!(
                         "{why}; the abstract counterexample through lines {} is real: a run \
                          of the program replayed concretely reaches it",
@@ -288,11 +288,6 @@ fn show(prog: &crate::program::ir::Program, t: &Precision) -> String {
     }
     parts.extend(t.protect.iter().map(|x| format!("&{}", name(*x))));
     format!("{{{}}}", parts.join(", "))
-}
-
-/// The edges of a counterexample, root first.
-fn path_edges(cex: &art::Cex) -> Vec<usize> {
-    cex.edges.clone()
 }
 
 /// The source lines a counterexample passes.
