@@ -85,6 +85,9 @@ impl Engine for Seed002 {
         let start = Instant::now();
         let mut details = vec![];
         let safe = self.memory_safety(task, &mut details);
+        if synth::debugging() {
+            eprintln!("memory safety in {:.2} s", start.elapsed().as_secs_f64());
+        }
         let verdict = prove(task, safe.as_deref(), &mut details);
         Run::finished(self.name(), start, verdict, details)
     }
@@ -181,7 +184,7 @@ fn prove(task: &Task, safe: Option<&str>, details: &mut Vec<String>) -> Result<V
     }
     match found {
         Found::Safe { .. } => Ok(Verdict::True(Certificate {
-            invariants: cinv::located(task.program, &flat, &enc, &tpl, task.budget),
+            invariants: located(task, &flat, &enc, &tpl),
             summary: match safe {
                 None => format!(
                     "template invariant ({} rows); re-checked inductive and excluding every \
@@ -204,6 +207,24 @@ fn prove(task: &Task, safe: Option<&str>, details: &mut Vec<String>) -> Result<V
              line {line}"
         )),
     }
+}
+
+/// The certificate's invariants at source locations (see [`cinv::located`]).
+fn located(
+    task: &Task,
+    flat: &Flat,
+    enc: &encode::Encoding,
+    tpl: &Templates,
+) -> Vec<crate::witness::correctness::LocatedInvariant> {
+    let begun = Instant::now();
+    let out = cinv::located(task.program, flat, enc, tpl, task.budget);
+    if synth::debugging() {
+        eprintln!(
+            "located invariants in {:.2} s",
+            begun.elapsed().as_secs_f64()
+        );
+    }
+    out
 }
 
 /// The addresses points-to rows range over: NULL, the start of every object, and the
