@@ -299,7 +299,9 @@ fn main() -> ExitCode {
     }
     match cli.command {
         Command::Bench(args) => bench::run(&args),
-        Command::Cfa { file, dot } => show_cfa(&file, dot),
+        Command::Cfa { file, dot } => {
+            on_big_stack(guard::Style::Silent, move || show_cfa(&file, dot))
+        }
         Command::Spec(c) => spec_cmd::run(&c),
         Command::Classify(args) => on_big_stack(guard::Style::Silent, move || classify::run(&args)),
         Command::Verify(args) => {

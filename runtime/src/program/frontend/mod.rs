@@ -280,6 +280,9 @@ pub(crate) struct Lowerer<'s> {
     scope_ids: Vec<u32>,
     /// The number of scopes opened so far.
     scope_count: u32,
+    /// The number of edges of the current CFA when each open scope began, parallel to
+    /// `scopes`: a scope's locals occur only on the edges emitted after it.
+    scope_edges: Vec<usize>,
     tags: Vec<HashMap<String, StructId>>,
     fb: Option<FnBuilder>,
     init: FnBuilder,
@@ -332,6 +335,7 @@ impl<'s> Lowerer<'s> {
             scopes: vec![HashMap::new()],
             scope_ids: vec![0],
             scope_count: 1,
+            scope_edges: vec![0],
             tags: vec![HashMap::new()],
             fb: None,
             init,
@@ -433,6 +437,8 @@ impl<'s> Lowerer<'s> {
         self.scopes.push(HashMap::new());
         self.scope_ids.push(self.scope_count);
         self.scope_count += 1;
+        let edges = self.b().cfa.edge_count();
+        self.scope_edges.push(edges);
         self.tags.push(HashMap::new());
     }
 
@@ -441,6 +447,7 @@ impl<'s> Lowerer<'s> {
         self.end_lifetimes(line);
         self.scopes.pop();
         self.scope_ids.pop();
+        self.scope_edges.pop();
         self.tags.pop();
     }
 
@@ -887,15 +894,36 @@ fn and(a: Expr, b: Expr) -> Expr {
     }
 }
 
-/// Marks every location that is the target of a back edge (in DFS order from `entry`).
+/// Marks every location that is the target of a back edge (in DFS order from `entry`). The
+/// search keeps its own stack (petgraph's `depth_first_search` recurses once per location on
+/// the path, which overflows the thread's stack on a long straight-line function); it visits
+/// successors in the same order, so it finds the same back edges.
 pub(crate) fn mark_loop_heads(cfa: &mut DiGraph<Loc, Edge>, entry: NodeIndex) {
-    use petgraph::visit::{DfsEvent, depth_first_search};
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; cfa.node_count()];
     let mut heads = vec![];
-    depth_first_search(&*cfa, Some(entry), |ev| {
-        if let DfsEvent::BackEdge(_, to) = ev {
-            heads.push(to);
+    let successors = |u: NodeIndex| cfa.neighbors(u).collect::<Vec<_>>();
+    state[entry.index()] = OPEN;
+    let mut stack = vec![(entry, successors(entry), 0usize)];
+    while let Some((u, next, i)) = stack.last_mut() {
+        let Some(&v) = next.get(*i) else {
+            state[u.index()] = DONE;
+            stack.pop();
+            continue;
+        };
+        *i += 1;
+        match state[v.index()] {
+            NEW => {
+                state[v.index()] = OPEN;
+                let succ = successors(v);
+                stack.push((v, succ, 0));
+            }
+            OPEN => heads.push(v),
+            _ => {}
         }
-    });
+    }
     for h in heads {
         cfa[h].loop_head = true;
     }
@@ -993,6 +1021,95 @@ mod tests {
         let p = lower("int main(void) {\n  int i;\n  for (i = 0; i < 3; i++) ;\n  return i;\n}\n");
         let f = p.func(p.main);
         assert_eq!(f.cfa.node_weights().filter(|l| l.loop_head).count(), 1);
+    }
+
+    fn skip_edge() -> Edge {
+        Edge {
+            op: Op::Skip,
+            line: 0,
+            column: 0,
+            close: None,
+            in_scope: vec![],
+        }
+    }
+
+    /// The loop heads petgraph's recursive depth-first search finds (the old definition).
+    fn recursive_heads(cfa: &DiGraph<Loc, Edge>, entry: NodeIndex) -> Vec<usize> {
+        use petgraph::visit::{DfsEvent, depth_first_search};
+        let mut heads = vec![];
+        depth_first_search(cfa, Some(entry), |ev| {
+            if let DfsEvent::BackEdge(_, to) = ev {
+                heads.push(to.index());
+            }
+        });
+        heads.sort();
+        heads.dedup();
+        heads
+    }
+
+    #[test]
+    fn loop_heads_are_those_of_a_recursive_depth_first_search() {
+        // Graphs of 2 to 13 locations with pseudo-random edges (irreducible ones too, where
+        // the order of the search decides which location is the head).
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        for _ in 0..400 {
+            let n = 2 + next(12);
+            let mut cfa: DiGraph<Loc, Edge> = DiGraph::new();
+            let nodes: Vec<NodeIndex> = (0..n).map(|_| cfa.add_node(Loc::default())).collect();
+            for _ in 0..next(3 * n) {
+                cfa.add_edge(nodes[next(n)], nodes[next(n)], skip_edge());
+            }
+            let want = recursive_heads(&cfa, nodes[0]);
+            mark_loop_heads(&mut cfa, nodes[0]);
+            let got: Vec<usize> = (0..n).filter(|&i| cfa[nodes[i]].loop_head).collect();
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn a_long_straight_line_function_marks_its_loop_heads_without_recursion() {
+        // 300000 locations in a row, then back to the first: a recursive search would need a
+        // stack frame per location (the test thread has 2 MiB).
+        let mut cfa: DiGraph<Loc, Edge> = DiGraph::new();
+        let first = cfa.add_node(Loc::default());
+        let mut last = first;
+        for _ in 0..300_000 {
+            let n = cfa.add_node(Loc::default());
+            cfa.add_edge(last, n, skip_edge());
+            last = n;
+        }
+        cfa.add_edge(last, first, skip_edge());
+        mark_loop_heads(&mut cfa, first);
+        let heads: Vec<usize> = cfa
+            .node_indices()
+            .filter(|&i| cfa[i].loop_head)
+            .map(|i| i.index())
+            .collect();
+        assert_eq!(heads, vec![first.index()]);
+    }
+
+    #[test]
+    fn a_block_after_many_statements_still_ends_its_locals() {
+        // The scan for escaping addresses starts where the block begins: a block late in a
+        // function, one whose address use sits in a nested block, and a static local whose
+        // initialiser is lowered elsewhere while the block is open.
+        let p = lower(
+            "int main(void) {\n  int *p = 0, *q = 0, x = 0;\n  x++; x++; x++; x++;\n  {\n    \
+             int t;\n    static int s = 3;\n    { p = &t; q = &s; }\n    x = *p;\n  }\n  return x;\n}\n",
+        );
+        let ends: Vec<(u32, String)> = ops(&p, "main")
+            .into_iter()
+            .filter(|(_, o)| o.contains("scope_end"))
+            .collect();
+        assert_eq!(ends.len(), 1, "{ends:?}");
+        assert_eq!(ends[0].0, 9, "{ends:?}");
+        assert!(ends[0].1.contains("&t"), "{ends:?}");
     }
 
     #[test]
