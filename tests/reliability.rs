@@ -298,3 +298,39 @@ fn deeply_nested_c_reaches_an_implementation_limit() {
     let o = shapecheck(&["cfa", &path]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// A long function: 16000 blocks in a row, each with a local whose address leaves it (so each
+/// block ends with a scope end). `cfa` lists it (it overflowed the main thread's stack in the
+/// loop-head search, after two minutes of quadratic scans for escaping addresses), and
+/// `verify` stays within its time limit.
+#[test]
+fn a_long_function_of_many_blocks_is_lowered_and_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 16_000;
+    let mut text =
+        String::from("extern void reach_error(void);\nint main(void) {\n  int *p = 0;\n");
+    for i in 0..n {
+        text += &format!("  {{ int t{i} = {i}; p = &t{i}; if (*p != {i}) reach_error(); }}\n");
+    }
+    text += "  return 0;\n}\n";
+    let path = write(dir.path(), "blocks.c", text.as_bytes());
+    let start = Instant::now();
+    let o = shapecheck(&["cfa", &path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let last = format!("line {}", n + 3);
+    assert!(stdout(&o).contains(&last), "{}", stderr(&o));
+    assert!(stdout(&o).contains("scope_end(&t15999)"));
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+    let start = Instant::now();
+    let o = shapecheck(&["verify", &path, "--timeout", "10"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -130,12 +130,17 @@ impl Lowerer<'_> {
             }
         }
         if !locals.is_empty() {
+            // Only the edges emitted since the scope began can name its locals (edges are
+            // never removed while lowering, so their indices follow emission order): each
+            // closing block scans its own edges, not the whole function.
+            let start = self.scope_edges.last().copied().unwrap_or(0);
             let mut escaping = vec![];
-            for e in self.b().cfa.edge_weights() {
+            for e in self.b().cfa.edge_weights().skip(start) {
                 for x in e.op.exprs() {
                     address_uses(x, false, &mut escaping);
                 }
             }
+            let escaping: std::collections::HashSet<VarId> = escaping.into_iter().collect();
             locals.retain(|v| escaping.contains(v));
         }
         locals.sort();
