@@ -182,7 +182,9 @@ fn may_return(prog: &Program, func: FuncId, ends: &BTreeSet<FuncId>) -> Vec<bool
     let mut changed = true;
     while changed {
         changed = false;
-        for e in f.cfa.edge_references() {
+        // Against the order of emission: facts flow backward, so straight-line code settles
+        // in one pass (in emission order each pass moved them one edge).
+        for e in f.cfa.edge_references().rev() {
             let op = &e.weight().op;
             let here =
                 matches!(op, Op::Return(_)) || (!ends_run(op, ends) && out[e.target().index()]);
@@ -233,7 +235,8 @@ fn backward(
     let mut changed = true;
     while changed {
         changed = false;
-        for e in f.cfa.edge_references() {
+        // Against the order of emission, as in `may_return`.
+        for e in f.cfa.edge_references().rev() {
             let add = step(e, &out);
             let at = &mut out[e.source().index()];
             let before = at.len();
