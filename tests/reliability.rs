@@ -257,7 +257,7 @@ fn old_style_c_passes_the_compiler_check() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
-/// Deeply nested C: `cfa` (on the main thread) and `verify` give the implementation-limit
+/// Deeply nested C: `cfa` and `verify` give the implementation-limit
 /// message with the place, in a few seconds, and never crash.
 #[test]
 fn deeply_nested_c_reaches_an_implementation_limit() {
