@@ -44,7 +44,7 @@ pub fn check(text: &str) -> Result<usize, usize> {
         if scan.step(t) > MAX_DEPTH {
             return Err(at);
         }
-        let sign = matches!(t, Token::Prefix | Token::Operator) && matches!(b[at], b'+' | b'-');
+        let sign = matches!(t, Token::Prefix | Token::Operator) && is_sign(b, at);
         signs = if sign { signs + lexer.at - at } else { 0 };
         if signs > MAX_SIGNS {
             return Err(at);
@@ -55,7 +55,17 @@ pub fn check(text: &str) -> Result<usize, usize> {
 
 /// Whether the limit [`check`] found at `at` is a run of signs (not the nesting depth).
 pub fn signs_at(text: &str, at: usize) -> bool {
-    matches!(text.as_bytes().get(at), Some(b'+' | b'-'))
+    is_sign(text.as_bytes(), at)
+}
+
+/// Whether an operator at `at` starts with a `+` or `-` sign: not the `->` of a member access
+/// (a long chain `p->n->n->...` reaches the nesting depth, not the run of signs).
+fn is_sign(b: &[u8], at: usize) -> bool {
+    match b.get(at) {
+        Some(b'+') => true,
+        Some(b'-') => b.get(at + 1) != Some(&b'>'),
+        _ => false,
+    }
 }
 
 /// What the depth measure needs to know of a token.
@@ -509,5 +519,21 @@ mod tests {
         assert!(check(&text).is_err_and(|at| signs_at(&text, at)));
         assert!(check("int f(void) { return ------------------------------------/1; }").is_err());
         assert!(check("int f(int x) { return x - -1 + +x - --x; }").is_ok());
+    }
+
+    #[test]
+    fn a_long_member_chain_is_a_nesting_limit_not_a_run_of_signs() {
+        let text = format!(
+            "struct s {{ struct s *n; }}; void f(struct s *p) {{ p{}; }}",
+            "->n".repeat(600)
+        );
+        assert!(check(&text).is_err_and(|at| !signs_at(&text, at)));
+        // Signs before a member chain are still signs; the arrows are not.
+        assert!(check("int f(struct s *p) { return - -p->v->w; }").is_ok());
+        let run = format!(
+            "int f(struct s *p) {{ return {}p->n; }}",
+            "- ".repeat(MAX_SIGNS + 1)
+        );
+        assert!(check(&run).is_err_and(|at| signs_at(&run, at)));
     }
 }
