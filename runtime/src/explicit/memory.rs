@@ -569,10 +569,14 @@ fn assemble(b: &Block, off: u64, size: u64) -> Option<Val> {
     )))
 }
 
+/// The offsets of the cells that overlap `size` bytes at `off`. A cell is at most
+/// `u8::MAX` bytes long, so only those starting that far before `off` can reach into the
+/// range: the scan is logarithmic, not linear in the cells before `off` (which made writing
+/// a large array element by element quadratic).
 fn overlapping(b: &Block, off: u64, size: u64) -> impl Iterator<Item = u64> + '_ {
     let end = off.saturating_add(size);
     b.cells
-        .range(..end)
+        .range(off.saturating_sub(u64::from(u8::MAX))..end)
         .filter(move |(o, (_, s))| **o + u64::from(*s) > off)
         .map(|(o, _)| *o)
 }
@@ -657,6 +661,48 @@ mod tests {
         assert_eq!(m.unreachable_heap(), vec![c]);
         m.write(a, 0, 4, Val::Ptr(Ptr::Addr(c, 0))).unwrap();
         assert!(m.unreachable_heap().is_empty());
+    }
+
+    #[test]
+    fn overlapping_cells_are_found_far_into_a_block() {
+        // Cells of 1 to 16 bytes written at pseudo-random offsets of a 64 KiB block; after
+        // each write, the cells that overlap random ranges are those a scan of every cell finds.
+        let mut m = Memory::default();
+        let b = m.alloc(BlockKind::Heap, 1 << 16, false, 1, "");
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..2000 {
+            let size = [1, 2, 4, 8, 16][next(5) as usize];
+            let off = next((1 << 16) - 16);
+            m.write(b, off, size, Val::zero(IntTy::new((size * 8) as u8, false)))
+                .unwrap();
+            let block = m.block(b).unwrap();
+            let (qoff, qsize) = (next((1 << 16) - 40), 1 + next(40));
+            let found: Vec<u64> = overlapping(block, qoff, qsize).collect();
+            let all: Vec<u64> = (block.cells.iter())
+                .filter(|(o, (_, s))| **o < qoff + qsize && **o + u64::from(*s) > qoff)
+                .map(|(o, _)| *o)
+                .collect();
+            assert_eq!(found, all);
+        }
+        // A write into the middle of a 16-byte cell far from the start replaces its bytes.
+        m.write(b, 60_000, 16, Val::zero(IntTy::new(128, false)))
+            .unwrap();
+        m.write(b, 60_008, 4, Val::Int(Term::constant(5, IntTy::INT)))
+            .unwrap();
+        assert_ne!(
+            m.read(b, 60_000, 16),
+            Some(Val::zero(IntTy::new(128, false)))
+        );
+        assert_eq!(
+            m.read(b, 60_008, 4),
+            Some(Val::Int(Term::constant(5, IntTy::INT)))
+        );
     }
 
     #[test]
