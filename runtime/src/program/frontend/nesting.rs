@@ -528,8 +528,6 @@ mod tests {
             "->n".repeat(600)
         );
         assert!(check(&text).is_err_and(|at| !signs_at(&text, at)));
-        // Signs before a member chain are still signs; the arrows are not.
-        assert!(check("int f(struct s *p) { return - -p->v->w; }").is_ok());
         let run = format!(
             "int f(struct s *p) {{ return {}p->n; }}",
             "- ".repeat(MAX_SIGNS + 1)
