@@ -1,8 +1,10 @@
 //! Which spec a command uses: the standard library (compiled by `spec!` into
 //! `shapecheck_library`), or a user's `.shape` file loaded at run time through the same front
 //! end, alone or on top of the library (`--with-library`), as a [`Domain`] for the engines.
-//! Diagnostics of a user file are rendered against that file, even when the library comes
-//! first in the text that is checked.
+//! A user file alone still starts from the library's predicate families
+//! (`shapecheck_library::FAMILIES`: `ls`, `stable`, `rev`, `sorted`), which its contracts and
+//! PDR runs name. Diagnostics of a user file are rendered against that file, even when
+//! library text comes first in the text that is checked.
 
 use shapecheck_dsl::ast::Span;
 use shapecheck_dsl::{Diagnostic, diag, ir};
@@ -29,8 +31,8 @@ pub fn domain(spec: Option<&Path>, with_library: bool) -> Result<Box<dyn Domain>
     }
 }
 
-/// Loads a user spec file, with the standard library first when `with_library`; on failure
-/// returns the rendered diagnostics.
+/// Loads a user spec file, with the standard library first when `with_library` (else the
+/// library's predicate families only); on failure returns the rendered diagnostics.
 pub fn load_file(path: &Path, with_library: bool) -> Result<ir::Spec, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("error: {}: {e}\n", path.display()))?;
     let file = path.display().to_string();
@@ -38,6 +40,8 @@ pub fn load_file(path: &Path, with_library: bool) -> Result<ir::Spec, String> {
     let mut texts: Vec<&str> = vec![];
     if with_library {
         texts.extend(shapecheck_library::SOURCES.iter().map(|(_, t)| *t));
+    } else {
+        texts.push(shapecheck_library::FAMILIES);
     }
     let offset = texts.iter().map(|t| t.len() + 1).sum();
     texts.push(user);

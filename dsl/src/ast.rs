@@ -44,6 +44,9 @@ pub enum Item {
     /// `spatial name { symbols ...; list ...; lemma ...; abstract ...; }` (see
     /// [`crate::spatial`])
     Spatial(SpatialDecl),
+    /// `family name[roles](x, y?) level k := formula;`: a predicate family of seed 003's PDR
+    /// (see [`crate::family`])
+    PredFamily(PredFamilyDecl),
 }
 
 /// An instrumentation predicate, parameterised by field roles and optionally by one tracked
@@ -237,6 +240,25 @@ pub struct ContractDecl {
     pub requires: Vec<Formula>,
     /// `ensures φ;`, in order.
     pub ensures: Vec<Formula>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A predicate family of seed 003 (`family ls[f](x, y?) level 1 := φ;`): field roles, node
+/// parameters (a `?` lets one range over `null` too), the configuration level that enables it
+/// and its defining formula.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredFamilyDecl {
+    /// Name.
+    pub name: Ident,
+    /// Field roles, e.g. `[f, b]`.
+    pub roles: Vec<Ident>,
+    /// Node parameters, each with whether it carries `?`.
+    pub params: Vec<(Ident, bool)>,
+    /// `level k`, if given (1 when not).
+    pub level: Option<Number>,
+    /// The defining formula.
+    pub body: Formula,
     /// The whole declaration.
     pub span: Span,
 }

@@ -12,8 +12,9 @@
 //! 6. templates: their members, rows and linear expressions (`crate::template`, which also
 //!    lowers them). Duplicate template names are reported in step 1, with the other duplicates
 //!    (templates are a kind of their own: a template may share a structure's name).
-//! 7. contracts: names, atoms, families and the AF^R fragment (`crate::contract`, which also
-//!    lowers them; duplicate contracts of one function are reported there).
+//! 7. predicate families, then contracts: names, atoms, the families they name and the
+//!    AF^R fragment (`crate::family` and `crate::contract`, which also lower them; duplicate
+//!    families and contracts of one function are reported there).
 //! 8. spatial domains: symbols, the list predicate's parameters and definition against its
 //!    kinds' laws, the lemma and the abstraction rules (`crate::spatial`, which also lowers
 //!    them). Duplicate domain names are reported in step 1, with the other duplicates
@@ -54,7 +55,13 @@ pub fn check(spec: &ast::Spec) -> Result<ir::Spec, Vec<Diagnostic>> {
         }
     }
     if errors.is_empty() {
-        match crate::contract::check(&decls.contracts) {
+        match crate::family::check(&decls.families) {
+            Ok(families) => out.families = families,
+            Err(e) => errors = e,
+        }
+    }
+    if errors.is_empty() {
+        match crate::contract::check(&decls.contracts, &out.families) {
             Ok(contracts) => out.contracts = contracts,
             Err(e) => errors = e,
         }
@@ -80,6 +87,7 @@ struct Decls<'a> {
     structs: Vec<&'a ast::StructureDecl>,
     templates: Vec<&'a ast::TemplateDecl>,
     contracts: Vec<&'a ast::ContractDecl>,
+    families: Vec<&'a ast::PredFamilyDecl>,
     spatial: Vec<&'a ast::SpatialDecl>,
     index: [BTreeMap<&'a str, usize>; 3],
 }
@@ -97,6 +105,7 @@ impl<'a> Decls<'a> {
             structs: vec![],
             templates: vec![],
             contracts: vec![],
+            families: vec![],
             spatial: vec![],
             index: Default::default(),
         };
@@ -120,13 +129,18 @@ impl<'a> Decls<'a> {
                     d.spatial.push(s);
                     continue;
                 }
+                Item::PredFamily(f) => {
+                    // Families are found by name among themselves, checked there.
+                    d.families.push(f);
+                    continue;
+                }
             };
             d.index[kind].entry(name.as_str()).or_insert(at);
             match item {
                 Item::Predicate(p) => d.preds.push(p),
                 Item::Invariant(i) => d.invs.push(i),
                 Item::Structure(s) => d.structs.push(s),
-                Item::Template(_) | Item::Contract(_) | Item::Spatial(_) => {}
+                Item::Template(_) | Item::Contract(_) | Item::Spatial(_) | Item::PredFamily(_) => {}
             }
         }
         d

@@ -9,16 +9,18 @@
 //! distinct from each other and from `null` and `result`; every name in a condition is
 //! `null`, a parameter, a ghost, a declared global or a bound variable in scope, and `result`
 //! appears only in `ensures`; bound variables shadow nothing; atoms are `alloc(t)`,
-//! `dle(t, u)`, a field path `f(t, u)`, `f+(t, u)`, `f*(t, u)`, or a family instance of
-//! [`CONTRACT_FAMILIES`] with its numbers of fields and arguments; and every condition is
+//! `dle(t, u)`, a field path `f(t, u)`, `f+(t, u)`, `f*(t, u)`, or an instance of a family
+//! the spec declares ([`crate::family`]) with its numbers of fields and arguments; and every
+//! condition is
 //! alternation-free (AF^R): in negation normal form no quantifier lies under one of the other
 //! kind, where a family instance and a one-step path count as universal formulas (their
 //! definitions are). That keeps `requires` and the negated `ensures` inside EPR after the
-//! reduction of seed 003.
+//! reduction of seed 003. The lowering of formulas ([`Lowering`]) also serves the bodies of
+//! predicate families, whose names are their parameters and whose fields are their roles.
 
 use crate::ast::{Closure, ContractDecl, Formula, FormulaKind, Ident, Quantifier, Span};
 use crate::diag::Diagnostic;
-use crate::ir::{Assertion, CONTRACT_FAMILIES, CTerm, Contract, PathKind};
+use crate::ir::{Assertion, CTerm, Contract, PathKind, PredFamily};
 use crate::parser::{Rule, ident, span};
 use pest::iterators::Pair;
 use std::collections::BTreeMap;
@@ -97,7 +99,10 @@ fn condition(p: Pair<Rule>) -> Result<Formula, Diagnostic> {
 // ---------------------------------------------------------------- checks and lowering
 
 /// Checks the contracts and lowers them, or returns every error found.
-pub(crate) fn check(decls: &[&ContractDecl]) -> Result<Vec<Contract>, Vec<Diagnostic>> {
+pub(crate) fn check(
+    decls: &[&ContractDecl],
+    families: &[PredFamily],
+) -> Result<Vec<Contract>, Vec<Diagnostic>> {
     let mut errs = vec![];
     let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
     let mut out = vec![];
@@ -113,7 +118,7 @@ pub(crate) fn check(decls: &[&ContractDecl]) -> Result<Vec<Contract>, Vec<Diagno
             continue;
         }
         seen.insert(&d.name.name, d.name.span);
-        if let Some(c) = contract(d, &mut errs) {
+        if let Some(c) = contract(d, families, &mut errs) {
             out.push(c);
         }
     }
@@ -122,13 +127,17 @@ pub(crate) fn check(decls: &[&ContractDecl]) -> Result<Vec<Contract>, Vec<Diagno
 
 /// What a name in a contract stands for.
 #[derive(Copy, Clone, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Param,
     Ghost,
     Global,
 }
 
-fn contract(d: &ContractDecl, errs: &mut Vec<Diagnostic>) -> Option<Contract> {
+fn contract(
+    d: &ContractDecl,
+    families: &[PredFamily],
+    errs: &mut Vec<Diagnostic>,
+) -> Option<Contract> {
     let before = errs.len();
     let mut scope: BTreeMap<&str, (Kind, Span)> = BTreeMap::new();
     let groups = [
@@ -153,13 +162,18 @@ fn contract(d: &ContractDecl, errs: &mut Vec<Diagnostic>) -> Option<Contract> {
             }
         }
     }
-    backbones(d, errs);
+    backbones(d, families, errs);
     let mut olds = vec![];
     let mut lower = |f: &Formula, post: bool| {
         let mut cx = Lowering {
             scope: &scope,
             bound: vec![],
-            post,
+            place: if post {
+                Place::Ensures
+            } else {
+                Place::Requires
+            },
+            families,
             olds: &mut olds,
             errs: &mut *errs,
         };
@@ -193,12 +207,12 @@ fn contract(d: &ContractDecl, errs: &mut Vec<Diagnostic>) -> Option<Contract> {
 
 /// The checks of `backbone` declarations: a name that is no builtin, family or other
 /// backbone, and two or more distinct fields that are not backbones themselves.
-fn backbones(d: &ContractDecl, errs: &mut Vec<Diagnostic>) {
+fn backbones(d: &ContractDecl, families: &[PredFamily], errs: &mut Vec<Diagnostic>) {
     let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
     for (name, fields) in &d.backbones {
         let n = name.name.as_str();
         let taken = matches!(n, "alloc" | "dle" | "null" | "result")
-            || CONTRACT_FAMILIES.iter().any(|(f, _, _)| *f == n);
+            || families.iter().any(|f| f.name == n);
         if taken {
             errs.push(Diagnostic::error(
                 format!("`{n}` is reserved and cannot name a backbone"),
@@ -237,13 +251,32 @@ fn backbones(d: &ContractDecl, errs: &mut Vec<Diagnostic>) {
     }
 }
 
-struct Lowering<'a, 'e> {
-    scope: &'a BTreeMap<&'a str, (Kind, Span)>,
-    bound: Vec<String>,
-    post: bool,
+/// Where a formula stands: what `result`, `old` and field names may mean there.
+#[derive(Copy, Clone)]
+pub(crate) enum Place<'a> {
+    /// A contract's `requires`.
+    Requires,
+    /// A contract's `ensures`.
+    Ensures,
+    /// The body of a predicate family with these field roles.
+    Family(&'a [Ident]),
+}
+
+/// Lowers a formula of a contract or of a family body to an [`Assertion`], reporting every
+/// name, atom and family instance that has no meaning there.
+pub(crate) struct Lowering<'a, 'e> {
+    /// The names in scope (parameters, ghosts, globals).
+    pub scope: &'a BTreeMap<&'a str, (Kind, Span)>,
+    /// The bound variables, innermost last.
+    pub bound: Vec<String>,
+    /// Where the formula stands.
+    pub place: Place<'a>,
+    /// The families an instance may name.
+    pub families: &'a [PredFamily],
     /// The bodies of the `old(φ)` met so far, lowered over the entry state.
-    olds: &'e mut Vec<Assertion>,
-    errs: &'e mut Vec<Diagnostic>,
+    pub olds: &'e mut Vec<Assertion>,
+    /// The diagnostics.
+    pub errs: &'e mut Vec<Diagnostic>,
 }
 
 /// What `old(φ)` may not hold, if φ holds it: a quantifier, a nested `old`, a universal
@@ -284,12 +317,19 @@ impl Lowering<'_, '_> {
         if self.bound.iter().any(|b| b == name) {
             return Some(CTerm::Bound(name.to_string()));
         }
-        match name {
-            "null" => return Some(CTerm::Null),
-            "result" if self.post => return Some(CTerm::Result),
-            "result" => {
+        match (name, self.place) {
+            ("null", _) => return Some(CTerm::Null),
+            ("result", Place::Ensures) => return Some(CTerm::Result),
+            ("result", Place::Requires) => {
                 self.errs.push(Diagnostic::error(
                     "`result` is the return value: it has no meaning in `requires`",
+                    n.span,
+                ));
+                return None;
+            }
+            ("result", Place::Family(_)) => {
+                self.errs.push(Diagnostic::error(
+                    "`result` has no meaning in a family: name a parameter",
                     n.span,
                 ));
                 return None;
@@ -299,11 +339,19 @@ impl Lowering<'_, '_> {
         if self.scope.contains_key(name) {
             return Some(CTerm::Name(name.to_string()));
         }
-        self.errs.push(
-            Diagnostic::error(format!("unknown name `{name}` in a contract"), n.span).with_note(
+        let (what, note) = match self.place {
+            Place::Family(_) => (
+                "a family",
+                "a family's body names `null`, its parameters and bound variables",
+            ),
+            _ => (
+                "a contract",
                 "a contract names `null`, `result`, its parameters, its `ghost` constants, the \
                  `global` variables it declares, and bound variables",
             ),
+        };
+        self.errs.push(
+            Diagnostic::error(format!("unknown name `{name}` in {what}"), n.span).with_note(note),
         );
         None
     }
@@ -325,7 +373,8 @@ impl Lowering<'_, '_> {
         Some((t[0].clone(), t[1].clone()))
     }
 
-    fn formula(&mut self, f: &Formula) -> Option<Assertion> {
+    /// The formula lowered, or `None` after reporting what is wrong with it.
+    pub fn formula(&mut self, f: &Formula) -> Option<Assertion> {
         let bx = Box::new;
         Some(match &f.kind {
             FormulaKind::True => Assertion::Const(true),
@@ -395,11 +444,22 @@ impl Lowering<'_, '_> {
                  `ghost a; ensures t*(root, a) <-> (old(t*(root, a)) || a == e)`",
             )
         };
-        if !self.post {
-            self.errs.push(error(
-                "`old(...)` in `requires`: the precondition already reads the entry state".into(),
-            ));
-            return None;
+        match self.place {
+            Place::Ensures => {}
+            Place::Requires => {
+                self.errs.push(error(
+                    "`old(...)` in `requires`: the precondition already reads the entry state"
+                        .into(),
+                ));
+                return None;
+            }
+            Place::Family(_) => {
+                self.errs.push(Diagnostic::error(
+                    "`old(...)` has a meaning only in a contract's `ensures`, not in a family",
+                    f.span,
+                ));
+                return None;
+            }
         }
         let why = old_fault(phi, &self.bound);
         if let Some(what) = why {
@@ -410,7 +470,8 @@ impl Lowering<'_, '_> {
         let mut cx = Lowering {
             scope: self.scope,
             bound: vec![],
-            post: false,
+            place: Place::Requires,
+            families: self.families,
             olds: &mut *self.olds,
             errs: &mut *self.errs,
         };
@@ -455,11 +516,14 @@ impl Lowering<'_, '_> {
                 Some(Assertion::Dle(a, b))
             }
             field => {
-                if CONTRACT_FAMILIES.iter().any(|(n, _, _)| *n == field) {
+                if self.families.iter().any(|fam| fam.name == field) {
                     self.errs.push(Diagnostic::error(
                         format!("the family `{field}` needs its fields, as in `{field}[n](...)`"),
                         name.span,
                     ));
+                    return None;
+                }
+                if !self.is_field(name) {
                     return None;
                 }
                 let (from, to) = self.two(f, args, &format!("the field path `{field}`"))?;
@@ -478,6 +542,22 @@ impl Lowering<'_, '_> {
         }
     }
 
+    /// Whether `name` may stand for a field here (in a family body only its roles may);
+    /// reports it when not.
+    fn is_field(&mut self, name: &Ident) -> bool {
+        let Place::Family(roles) = self.place else {
+            return true;
+        };
+        if roles.iter().any(|r| r.name == name.name) {
+            return true;
+        }
+        self.errs.push(Diagnostic::error(
+            format!("`{}` is not a field role of this family", name.name),
+            name.span,
+        ));
+        false
+    }
+
     fn family(
         &mut self,
         f: &Formula,
@@ -486,16 +566,26 @@ impl Lowering<'_, '_> {
         closure: Option<Closure>,
         args: &[Ident],
     ) -> Option<Assertion> {
-        let Some(&(_, fields, arity)) = CONTRACT_FAMILIES.iter().find(|(n, _, _)| *n == name.name)
-        else {
-            let known: Vec<&str> = CONTRACT_FAMILIES.iter().map(|(n, _, _)| *n).collect();
+        let Some(fam) = self.families.iter().find(|fam| fam.name == name.name) else {
+            let known: Vec<&str> = self.families.iter().map(|f| f.name.as_str()).collect();
+            let note = if known.is_empty() {
+                "no family is declared before this point: declare one with `family`, or load \
+                 the standard library's (ls, stable, rev, sorted)"
+                    .to_string()
+            } else {
+                format!(
+                    "the families declared before this point: {}",
+                    known.join(", ")
+                )
+            };
             self.errs.push(
                 Diagnostic::error(format!("unknown family `{}`", name.name), name.span)
-                    .with_note(format!("the families of contracts: {}", known.join(", "))),
+                    .with_note(note),
             );
             return None;
         };
-        let mut ok = true;
+        let (fields, arity) = (fam.fields.len(), fam.params.len());
+        let mut ok = roles.iter().all(|r| self.is_field(r));
         if closure.is_some() {
             self.errs.push(Diagnostic::error(
                 format!("the family `{}` has no closure", name.name),
@@ -589,7 +679,7 @@ fn alternation(f: &Formula, positive: bool, outer: Option<bool>, errs: &mut Vec<
     }
 }
 
-fn builtin_atom(f: &Formula) -> bool {
+pub(crate) fn builtin_atom(f: &Formula) -> bool {
     matches!(&f.kind, FormulaKind::Atom { name, .. } if matches!(name.name.as_str(), "alloc" | "dle"))
 }
 
@@ -716,6 +806,16 @@ mod tests {
         }
     }
 
+    /// Two families for the contracts of these tests to name.
+    const FAMILIES: &str = "family ls[f](x, y?) := forall a. f*(x, a) -> f*(a, y);
+family stable[f](x) := forall a. f*(x, a) -> alloc(a) || a == null;
+";
+
+    /// `text` after [`FAMILIES`].
+    fn with_families(text: &str) -> String {
+        format!("{FAMILIES}{text}")
+    }
+
     const DELETE: &str = "contract delete(h, x) {
   requires x != null && n*(h, x) && n*(x, null) && stable[n](h);
   ensures n*(result, null) && !n*(result, x);
@@ -724,7 +824,7 @@ mod tests {
 
     #[test]
     fn a_contract_lowers_with_params_ghosts_and_families() {
-        let spec = crate::load(DELETE).expect("checks");
+        let spec = crate::load(&with_families(DELETE)).expect("checks");
         let c = spec.contract("delete").expect("the contract");
         assert_eq!(c.params, ["h", "x"]);
         assert_eq!(c.requires.len(), 1);
@@ -739,10 +839,10 @@ mod tests {
 
     #[test]
     fn printing_round_trips() {
-        let ast = crate::parser::parse(DELETE).expect("parses");
+        let ast = crate::parser::parse(&with_families(DELETE)).expect("parses");
         let printed = crate::print::print(&ast);
         let again = crate::load(&printed).expect("printed text checks");
-        assert_eq!(again, crate::load(DELETE).expect("checks"));
+        assert_eq!(again, crate::load(&with_families(DELETE)).expect("checks"));
     }
 
     #[test]
@@ -798,7 +898,9 @@ mod tests {
         assert!(e[0].1.contains("the bound variable `z`"), "{e:?}");
         let e = errors("contract f(h) { ensures old(exists z. n*(h, z)); }");
         assert!(e[0].1.contains("a quantifier"), "{e:?}");
-        let e = errors("contract f(h) { ensures old(stable[n](h)); }");
+        let e = errors(&with_families(
+            "contract f(h) { ensures old(stable[n](h)); }",
+        ));
         assert!(e[0].1.contains("a universal atom"), "{e:?}");
         let e = errors("contract f(h) { ensures old(result == h); }");
         assert_eq!(e[0].0, "result");
@@ -819,7 +921,9 @@ mod tests {
         // A negated exists under a forall is a forall: fine.
         assert!(errors("contract f(h) { requires forall a. !(exists b. n*(a, b)); }").is_empty());
         // A family instance is universal: not under an exists.
-        let e = errors("contract f(h) { ensures exists a. ls[n](a, null); }");
+        let e = errors(&with_families(
+            "contract f(h) { ensures exists a. ls[n](a, null); }",
+        ));
         assert_eq!(e[0].0, "ls[n](a, null)");
         // One step is universal too (its definition is), so it may occur only positively
         // under a forall.
@@ -833,14 +937,17 @@ mod tests {
 
     #[test]
     fn families_are_checked_for_fields_and_arguments() {
-        let e = errors("contract f(h) { requires ls[n, p](h); }");
+        let e = errors(&with_families("contract f(h) { requires ls[n, p](h); }"));
         let msgs: Vec<&str> = e.iter().map(|x| x.1.as_str()).collect();
         assert_eq!(msgs.len(), 2, "{e:?}");
         assert!(msgs[0].contains("takes 1 field"));
         assert!(msgs[1].contains("takes 2 argument"));
-        let e = errors("contract f(h) { requires tree[n](h, null); }");
+        let e = errors(&with_families(
+            "contract f(h) { requires tree[n](h, null); }",
+        ));
         assert_eq!(e[0].0, "tree");
-        let e = errors("contract f(h) { requires ls(h, null); }");
+        assert!(e[0].1.contains("unknown family"), "{e:?}");
+        let e = errors(&with_families("contract f(h) { requires ls(h, null); }"));
         assert!(e[0].1.contains("needs its fields"));
     }
 
@@ -878,7 +985,7 @@ mod tests {
         let e = errors("contract f(h) { backbone t[l, r]; backbone t[r, l]; }");
         assert_eq!(e[0].0, "t");
         assert!(e[0].1.contains("declared twice"), "{e:?}");
-        let e = errors("contract f(h) { backbone ls[l, r]; }");
+        let e = errors(&with_families("contract f(h) { backbone ls[l, r]; }"));
         assert!(e[0].1.contains("reserved"), "{e:?}");
         let e = errors("contract f(h) { backbone t[l, l]; }");
         assert_eq!(e[0].0, "l");

@@ -34,6 +34,9 @@ pub struct Spec {
     /// Templates of seed 002's template engine, in source order; the engine uses them merged
     /// ([`Spec::template_config`]).
     pub templates: Vec<Template>,
+    /// Predicate families of seed 003's PDR (and the families contracts may name), in source
+    /// order (a family's body only names earlier families).
+    pub families: Vec<PredFamily>,
     /// Contracts of C functions (seeds 003 and 004), in source order.
     pub contracts: Vec<Contract>,
     /// List domains of seed 001's separation-logic engine, in source order (the order the
@@ -46,6 +49,11 @@ impl Spec {
     /// merged by [`Template::merge`]; `None` when the spec declares no template.
     pub fn template_config(&self) -> Option<Template> {
         Template::merge(&self.templates)
+    }
+
+    /// The predicate family `name`, if the spec declares one.
+    pub fn family(&self, name: &str) -> Option<&PredFamily> {
+        self.families.iter().find(|f| f.name == name)
     }
 
     /// The contract of the C function `name`, if the spec has one.
@@ -493,15 +501,28 @@ pub enum CTerm {
     Bound(String),
 }
 
-/// The predicate families a contract may name, with their numbers of field roles and of
-/// node arguments: `ls[f](x, y)`, `stable[f](x)`, `rev[f, b](x, y)`, `sorted[f](x, y)`
-/// (seed 003's Table 1; their definitions are the engine's).
-pub const CONTRACT_FAMILIES: [(&str, usize, usize); 4] = [
-    ("ls", 1, 2),
-    ("stable", 1, 1),
-    ("rev", 2, 2),
-    ("sorted", 1, 2),
-];
+/// A predicate family of seed 003 (`family ls[f](x, y?) := φ;`): a name, field roles,
+/// node parameters and a defining universal AF^R formula over them. PDR instantiates every
+/// enabled family over the pointer variables live at a cut point (and `null` for a parameter
+/// marked `?`), with distinct fields for distinct roles and distinct nodes for distinct
+/// parameters; contracts name instances such as `ls[n](h, null)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredFamily {
+    /// Name.
+    pub name: String,
+    /// Field roles, in order (at least one).
+    pub fields: Vec<String>,
+    /// Node parameters, in order, with whether each may also be `null` when instantiated.
+    pub params: Vec<(String, bool)>,
+    /// The configuration that first enables the family (1: the first one PDR tries; a
+    /// higher level joins after an abstraction failure at the levels below).
+    pub level: u32,
+    /// Whether the definition compares data (`dle`, itself or through a family it names):
+    /// the transition system must then model the data order.
+    pub orders_data: bool,
+    /// The definition: `Name` terms are the parameters, `Path` fields the roles.
+    pub body: Assertion,
+}
 
 /// The steps of a contract's path atom.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -537,7 +558,7 @@ pub enum Assertion {
     Alloc(CTerm),
     /// `dle(t, u)`: the data of `t` is at most that of `u`.
     Dle(CTerm, CTerm),
-    /// A family instance such as `ls[n](h, null)` (one of [`CONTRACT_FAMILIES`]).
+    /// A family instance such as `ls[n](h, null)` (of a [`PredFamily`] of the spec).
     Family {
         /// The family.
         name: String,

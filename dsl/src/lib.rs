@@ -2,8 +2,8 @@
 //! semantic checks that run in a fixed order and report every error with spans, the resolved
 //! Spec IR, rendered diagnostics, a printer, the lattice of shape-class generators, an
 //! interpreter of predicates and invariants on explicit heaps and three-valued structures, the
-//! templates of seed 002's template engine (module [`template`]), the contracts of seeds 003
-//! and 004 (module [`contract`]) and the list domains of seed 001's separation-logic engine
+//! templates of seed 002's template engine (module [`template`]), the predicate families of
+//! seed 003 (module [`family`]), the contracts of seeds 003 and 004 (module [`contract`]) and the list domains of seed 001's separation-logic engine
 //! (module [`spatial`]).
 //!
 //! `load` is the whole front end: text in, checked [`ir::Spec`] out (or diagnostics).
@@ -17,6 +17,7 @@ pub mod contract;
 pub mod depth;
 pub mod diag;
 pub mod eval;
+pub mod family;
 pub mod ir;
 pub mod lattice;
 pub mod parser;
@@ -70,12 +71,13 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
-    const LIB: [&str; 5] = [
+    const LIB: [&str; 6] = [
         include_str!("../../library/specs/predicates.shape"),
         include_str!("../../library/specs/invariants.shape"),
         include_str!("../../library/specs/structures.shape"),
         include_str!("../../library/specs/templates.shape"),
         include_str!("../../library/specs/spatial.shape"),
+        include_str!("../../library/specs/families.shape"),
     ];
 
     #[test]
@@ -89,5 +91,6 @@ mod tests {
         assert_eq!(spec.structures.len(), 7);
         assert_eq!(spec.templates.len(), 1);
         assert_eq!(spec.spatial.len(), 3);
+        assert_eq!(spec.families.len(), 4);
     }
 }

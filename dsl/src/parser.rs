@@ -132,9 +132,10 @@ fn rule_name(r: &Rule) -> String {
         | Rule::structure_decl
         | Rule::template_decl
         | Rule::contract_decl
-        | Rule::spatial_decl => {
-            "declaration (`predicate`, `invariant`, `structure`, `template`, `contract` or \
-             `spatial`)"
+        | Rule::spatial_decl
+        | Rule::pred_family_decl => {
+            "declaration (`predicate`, `invariant`, `structure`, `template`, `contract`, \
+             `spatial` or `family`)"
         }
         Rule::EOI => "end of file",
         Rule::closure => "`+` or `*`",
@@ -219,6 +220,7 @@ fn item(p: Pair<Rule>) -> Result<Item, Diagnostic> {
         Rule::template_decl => Item::Template(crate::template::parse(p)),
         Rule::contract_decl => Item::Contract(crate::contract::parse(p)?),
         Rule::spatial_decl => Item::Spatial(crate::spatial::parse(p)?),
+        Rule::pred_family_decl => Item::PredFamily(crate::family::parse(p)?),
         _ => return Err(Diagnostic::error("unexpected item", span(&p))),
     })
 }

@@ -34,6 +34,7 @@ fn item(i: &Item) -> String {
         Item::Template(t) => crate::template::print(t),
         Item::Contract(c) => crate::contract::print(c),
         Item::Spatial(s) => crate::spatial::print(s),
+        Item::PredFamily(f) => crate::family::print(f),
     }
 }
 
@@ -230,6 +231,7 @@ pub fn show_ir(spec: &crate::ir::Spec) -> String {
         }
     }
     out.push_str(&crate::template::show(spec));
+    out.push_str(&crate::family::show(spec));
     out.push_str(&crate::contract::show(spec));
     out.push_str(&crate::spatial::show(spec));
     out
@@ -309,6 +311,7 @@ mod tests {
         match &parse(text).expect("parses").items[0] {
             Item::Predicate(p) => formula(&p.body),
             Item::Invariant(i) => formula(&i.body),
+            Item::PredFamily(f) => formula(&f.body),
             Item::Structure(_) | Item::Template(_) | Item::Contract(_) | Item::Spatial(_) => {
                 panic!("no formula")
             }

@@ -40,6 +40,7 @@ corpus!(pass => check_pass:
     templates_all_forms,
     templates_paper,
     contracts_all_forms,
+    families_all_forms,
 );
 
 corpus!(fail => check_fail:
@@ -51,6 +52,7 @@ corpus!(fail => check_fail:
     duplicate_declarations,
     duplicate_roles_params_families,
     duplicate_templates,
+    family_checks,
     formula_closure_of_unary,
     formula_free_variable,
     formula_names_and_roles,

@@ -287,7 +287,31 @@ fn item() -> impl Strategy<Value = Item> {
                 })
             },
         );
-    prop_oneof![predicate, invariant, structure, template(), spatial()]
+    let pred_family = (
+        ident(),
+        idents(1, 2),
+        prop::collection::vec((ident(), any::<bool>()), 1..=3),
+        prop::option::of(number()),
+        any_formula(),
+    )
+        .prop_map(move |(name, roles, params, level, body)| {
+            Item::PredFamily(PredFamilyDecl {
+                name,
+                roles,
+                params,
+                level,
+                body,
+                span: sp,
+            })
+        });
+    prop_oneof![
+        predicate,
+        invariant,
+        structure,
+        template(),
+        spatial(),
+        pred_family
+    ]
 }
 
 fn number() -> impl Strategy<Value = Number> {

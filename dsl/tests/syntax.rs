@@ -161,9 +161,17 @@ fn declarations_and_formulas() {
         error("predicat p[f](v) := true;"),
         e(
             "1:1",
-            "expected `contract`, `invariant`, `predicate`, `spatial`, `structure` or `template`, found `predicat`"
+            "expected `contract`, `family`, `invariant`, `predicate`, `spatial`, `structure` or `template`, found `predicat`"
         )
     );
+    // A top-level family: `?` only after a parameter, `level` with a number, and `level`
+    // stays an identifier elsewhere.
+    assert!(parse("family ls[f](x, y?) level 2 := true;").is_ok());
+    assert_eq!(
+        error("family ls[f](x?, ?) := true;"),
+        e("1:18", "expected identifier, found `?`")
+    );
+    assert!(parse("predicate level[f](v) := true;").is_ok());
     assert_eq!(
         error("predicate exists[f](v) := true;"),
         e("1:11", "expected identifier, found `exists`")

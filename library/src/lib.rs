@@ -15,6 +15,9 @@
 //! - spatial domains (`specs/spatial.shape`): `mls` (SH^mls with counts, and SH^rls's
 //!   guarded rules) and `sls` (SH^sls, sorted segments), the list domains of seed 001's
 //!   separation-logic engine in the order it tries them, as data in `spec().spatial`;
+//! - predicate families (`specs/families.shape`): `ls`, `stable` (level 1), `rev`, `sorted`
+//!   (level 2), the families of seed 003's PDR and of contracts, as data in
+//!   `spec().families`; a user spec loaded at run time gets them too (see [`FAMILIES`]);
 //! - [`COMPILED`]: all of them as tables, for lookup by name.
 //!
 //! ```
@@ -39,5 +42,11 @@ shapecheck_macros::spec!(
     "specs/invariants.shape",
     "specs/structures.shape",
     "specs/templates.shape",
-    "specs/spatial.shape"
+    "specs/spatial.shape",
+    "specs/families.shape"
 );
+
+/// The text of `specs/families.shape`: the predicate families every spec loaded at run time
+/// starts from, so that its contracts and PDR runs can name `ls`, `stable`, `rev` and
+/// `sorted` without the rest of the library.
+pub const FAMILIES: &str = include_str!("../specs/families.shape");

@@ -24,6 +24,7 @@ static LOADED: LazyLock<Spec> = LazyLock::new(|| {
         include_str!("../specs/structures.shape"),
         include_str!("../specs/templates.shape"),
         include_str!("../specs/spatial.shape"),
+        include_str!("../specs/families.shape"),
     ])
     .expect("library specs check")
 });

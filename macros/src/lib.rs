@@ -23,8 +23,8 @@ use syn::{LitStr, Token};
 /// items at the call site:
 ///
 /// - `pub fn spec() -> &'static shapecheck_dsl::ir::Spec`: the checked IR as data (the
-///   spec's `contract` and `spatial` declarations only there: `spec().contracts`,
-///   `spec().spatial`);
+///   spec's `family`, `contract` and `spatial` declarations only there: `spec().families`,
+///   `spec().contracts`, `spec().spatial`);
 /// - `pub mod predicates`, `pub mod invariants`, `pub mod structures`: one zero-sized type per
 ///   declaration implementing `CompiledPredicate`, `CompiledInvariant` or `CompiledStructure`
 ///   (from `shapecheck_dsl::compiled`), named in CamelCase (`reach` becomes `Reach`);

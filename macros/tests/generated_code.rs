@@ -231,3 +231,24 @@ fn contracts_equal_the_interpreted_ir() {
     assert_eq!(c.ghosts[2], "old#1");
     assert_eq!(c.backbones, [("t".into(), vec!["f".into(), "b".into()])]);
 }
+
+/// Compiled against interpreted, for predicate families: the generated `spec()` data equals
+/// what the interpreter's front end produces from the same text, for the fixture and the
+/// library.
+#[test]
+fn families_equal_the_interpreted_ir() {
+    let text = include_str!("fixtures/small.shape");
+    let loaded = shapecheck_dsl::load(text).expect("fixture checks");
+    assert_eq!(loaded.families.len(), 4);
+    for compiled in [&small::COMPILED, &small_source::COMPILED] {
+        assert_eq!((compiled.spec)().families, loaded.families);
+    }
+    let sorted = small::spec().family("sorted").expect("compiled");
+    assert_eq!((sorted.level, sorted.orders_data), (2, true));
+    assert_eq!(sorted.params, [("x".into(), false), ("y".into(), true)]);
+    let library = shapecheck_dsl::load(include_str!("../../library/specs/families.shape"))
+        .expect("the library's families check");
+    assert_eq!(library::spec().families, library.families);
+    let names: Vec<&str> = library.families.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["ls", "stable", "rev", "sorted"]);
+}

@@ -36,12 +36,13 @@ pub fn files(dir: &str, ext: &str) -> Vec<String> {
 }
 
 /// The standard library's spec files, in load order.
-pub const LIBRARY: [&str; 5] = [
+pub const LIBRARY: [&str; 6] = [
     "library/specs/predicates.shape",
     "library/specs/invariants.shape",
     "library/specs/structures.shape",
     "library/specs/templates.shape",
     "library/specs/spatial.shape",
+    "library/specs/families.shape",
 ];
 
 /// The standard library, checked.
@@ -185,6 +186,17 @@ fn erase_item(i: &Item) -> Item {
             span: NO,
         }),
         Item::Spatial(s) => Item::Spatial(erase_spatial(s)),
+        Item::PredFamily(f) => Item::PredFamily(PredFamilyDecl {
+            name: id(&f.name),
+            roles: ids(&f.roles),
+            params: f.params.iter().map(|(p, q)| (id(p), *q)).collect(),
+            level: f.level.as_ref().map(|n| Number {
+                digits: n.digits.clone(),
+                span: NO,
+            }),
+            body: erase_formula(&f.body),
+            span: NO,
+        }),
     }
 }
 

@@ -1,10 +1,10 @@
-//! The `contract` declarations as data: each [`Contract`] of the IR as a constructor
-//! expression of the same value, for `spec()`. Contracts carry no algorithm: the engines
-//! read their conditions.
+//! The `contract` and top-level `family` declarations as data: each [`Contract`] and
+//! [`PredFamily`] of the IR as a constructor expression of the same value, for `spec()`.
+//! They carry no algorithm: the engines read their formulas.
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use shapecheck_dsl::ir::{Assertion, CTerm, Contract, PathKind};
+use shapecheck_dsl::ir::{Assertion, CTerm, Contract, PathKind, PredFamily};
 
 /// A contract as a constructor expression.
 pub fn ir(c: &Contract) -> TokenStream {
@@ -25,6 +25,23 @@ pub fn ir(c: &Contract) -> TokenStream {
             backbones: ::std::vec![#(#backbones),*],
             requires: ::std::vec![#(#requires),*],
             ensures: ::std::vec![#(#ensures),*],
+        }
+    }
+}
+
+/// A predicate family as a constructor expression.
+pub fn family(f: &PredFamily) -> TokenStream {
+    let (name, fields, level, data) = (&f.name, strings(&f.fields), f.level, f.orders_data);
+    let params = f.params.iter().map(|(p, q)| quote!((s(#p), #q)));
+    let body = assertion(&f.body);
+    quote! {
+        PredFamily {
+            name: s(#name),
+            fields: #fields,
+            params: ::std::vec![#(#params),*],
+            level: #level,
+            orders_data: #data,
+            body: #body,
         }
     }
 }

@@ -12,12 +12,13 @@ pub fn spec_fn(spec: &Spec) -> TokenStream {
     let invs = spec.invariants.iter().map(invariant);
     let structs = spec.structures.iter().map(structure);
     let templates = spec.templates.iter().map(super::template::ir);
+    let families = spec.families.iter().map(super::contract::family);
     let contracts = spec.contracts.iter().map(super::contract::ir);
     let spatial = spec.spatial.iter().map(super::spatial::ir);
     quote! {
         /// The checked spec these items were compiled from, as data: every formula as a
         /// `Formula` tree, every structure with its families and refinements, every template,
-        /// contract and spatial domain.
+        /// predicate family, contract and spatial domain.
         pub fn spec() -> &'static ::shapecheck_dsl::ir::Spec {
             static SPEC: ::std::sync::LazyLock<::shapecheck_dsl::ir::Spec> =
                 ::std::sync::LazyLock::new(|| {
@@ -28,6 +29,7 @@ pub fn spec_fn(spec: &Spec) -> TokenStream {
                         invariants: ::std::vec![#(#invs),*],
                         structures: ::std::vec![#(#structs),*],
                         templates: ::std::vec![#(#templates),*],
+                        families: ::std::vec![#(#families),*],
                         contracts: ::std::vec![#(#contracts),*],
                         spatial: ::std::vec![#(#spatial),*],
                     }
