@@ -168,11 +168,12 @@ struct VerifyArgs {
     /// instead of refinement from the coarsest.
     #[arg(long)]
     maximal: bool,
-    /// PDR's predicate families, comma-separated (eq, edge, reach, ls, alloc, stable, rev,
-    /// sorted, rooted), instead of its default lattice (the paper's base families with alloc
-    /// and stable, and rooted for valid-memtrack, then rev and sorted).
-    #[arg(long, value_delimiter = ',', value_parser = parse_family)]
-    families: Vec<Family>,
+    /// PDR's predicate families, comma-separated: the logic's atoms (eq, edge, reach, alloc),
+    /// rooted, and the spec's `family` declarations (the library's ls, stable, rev, sorted, or
+    /// your own), instead of the lattice of the families' levels (the atoms with ls and
+    /// stable, and rooted for valid-memtrack, then rev and sorted).
+    #[arg(long, value_delimiter = ',')]
+    families: Vec<String>,
     /// Verify this C function alone against its `contract` in the `--spec` file (PDR, so
     /// with `--engine pdr`): its precondition gives the initial states, and every return must
     /// meet its postcondition, besides the checked properties.
@@ -191,10 +192,18 @@ fn parse_context(s: &str) -> Result<Context, String> {
         .ok_or_else(|| format!("no context `{s}` (none, full, instantiated)"))
 }
 
-fn parse_family(s: &str) -> Result<Family, String> {
-    Family::parse(s).ok_or_else(|| {
-        format!("no family `{s}` (eq, edge, reach, ls, alloc, stable, rev, sorted, rooted)")
-    })
+/// Every name of `--families` is one of the engine's or of the spec's families; otherwise
+/// the error to print.
+fn check_families(args: &VerifyArgs, spec: &shapecheck_dsl::ir::Spec) -> Result<(), String> {
+    for n in &args.families {
+        if Family::parse(n, &spec.families).is_none() {
+            return Err(format!(
+                "no family `{n}` (known: {})",
+                Family::known(&spec.families).join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
@@ -408,7 +417,9 @@ fn verify(args: &VerifyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = check_function(args, domain.spec(), &prog) {
+    if let Err(e) =
+        check_function(args, domain.spec(), &prog).and(check_families(args, domain.spec()))
+    {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }

@@ -330,3 +330,37 @@ fn contracts_the_engine_cannot_check_are_refused_with_the_reason() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no function `advance`"), "{err}");
 }
+
+/// A family a user declares in their own spec is instantiated by PDR from its definition
+/// alone: with it (and without the library's `stable`) `delete_all` meets its contract;
+/// without either no invariant exists over the rest, and the run says so.
+#[test]
+fn a_users_own_family_is_instantiated_from_its_definition() {
+    let spec = own("own_family.shape");
+    let p = bench("delete_all.c");
+    let mut with = PDR.to_vec();
+    with.extend(["--families", "eq,edge,reach,ls,alloc,owned"]);
+    let (code, out, err) = contract(&p, &spec, "delete_all", &with);
+    assert_eq!((code, verdict(&out)), (0, "TRUE"), "{out}{err}");
+    assert!(
+        out.contains("owned[n](h)"),
+        "the invariant names the family:\n{out}"
+    );
+    let mut without = PDR.to_vec();
+    without.extend(["--families", "eq,edge,reach,ls,alloc"]);
+    let (_, out, err) = contract(&p, &spec, "delete_all", &without);
+    assert_eq!(verdict(&out), "UNKNOWN", "{out}{err}");
+    assert!(
+        out.contains("no inductive invariant over these predicates (eq, edge, reach, ls, alloc)"),
+        "{out}"
+    );
+    // An unknown family is refused before any run, with the families known.
+    let mut unknown = PDR.to_vec();
+    unknown.extend(["--families", "eq,owner"]);
+    let (code, _, err) = contract(&p, &spec, "delete_all", &unknown);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("no family `owner`") && err.contains("owned"),
+        "{err}"
+    );
+}

@@ -11,18 +11,18 @@
 //! arguments even when the body overwrites them; `result` is the return value; a ghost is a
 //! fresh constant that nothing writes; a declared global is the C global of that name, at
 //! entry in `requires` and at exit in `ensures`. Fields are the C struct's pointer fields,
-//! families the engine's definitions ([`super::families`]).
+//! families the spec's definitions, lowered by [`super::assertion`].
 //!
 //! Assume–guarantee: the calls of other functions with contracts ([`kept`]) stay in the
 //! graph, and each callee's contract becomes a [`Summary`] over the caller's logic, which the
 //! program's semantics applies at the call (`program::Ctx::call`).
 
-use super::families::{self, Family};
+use super::assertion::lower_all;
 use super::logic::{Formula, Term};
 use super::program::System;
 use crate::program::ir::{Callee, FuncId, Op, Program, Type, VarId, VarInfo, VarKind};
 use crate::techniques::seed002::flat::Flat;
-use shapecheck_dsl::ir::{self, Assertion, CTerm, PathKind};
+use shapecheck_dsl::ir::{self, Assertion, CTerm};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The program variables a contract's names stand for.
@@ -209,7 +209,7 @@ pub fn summary(
             prog.func(g).params.len()
         ));
     }
-    if orders_data(c) && sys.data_field.is_none() {
+    if orders_data(c, &sys.families) && sys.data_field.is_none() {
         return Err(format!(
             "the contract of `{name}` orders data, but the caller's logic has no data order"
         ));
@@ -275,12 +275,12 @@ pub fn summary(
 
 /// The families a contract names (`rev`, `sorted`, ...): the predicates its proof most
 /// likely needs, so they join the first configuration.
-pub fn families(c: &ir::Contract) -> Vec<Family> {
+pub fn families(c: &ir::Contract) -> Vec<String> {
     let mut out = vec![];
     for a in c.requires.iter().chain(&c.ensures) {
         a.walk(&mut |x| {
             if let Assertion::Family { name, .. } = x {
-                out.extend(Family::parse(name));
+                out.push(name.clone());
             }
         });
     }
@@ -289,14 +289,17 @@ pub fn families(c: &ir::Contract) -> Vec<Family> {
     out
 }
 
-/// Whether a contract orders data (`dle` or `sorted`): the system must then model `dle`.
-pub fn orders_data(c: &ir::Contract) -> bool {
+/// Whether a contract orders data (`dle`, or a family whose definition in `defs` does): the
+/// system must then model `dle`.
+pub fn orders_data(c: &ir::Contract, defs: &[ir::PredFamily]) -> bool {
     let mut found = false;
     for a in c.requires.iter().chain(&c.ensures) {
         a.walk(&mut |x| {
             found |= match x {
                 Assertion::Dle(..) => true,
-                Assertion::Family { name, .. } => name == "sorted",
+                Assertion::Family { name, .. } => {
+                    (defs.iter()).any(|d| &d.name == name && d.orders_data)
+                }
                 _ => false,
             }
         });
@@ -319,7 +322,7 @@ fn names(conds: &[Assertion]) -> (Vec<&str>, bool) {
 /// Sets the system's initial states to the precondition and its exit check to the
 /// postcondition, each lowered to the logic and checked to be alternation-free.
 pub fn install(sys: &mut System, c: &ir::Contract, b: &Bindings) -> Result<(), String> {
-    if orders_data(c) && sys.data_field.is_none() {
+    if orders_data(c, &sys.families) && sys.data_field.is_none() {
         return Err(format!(
             "the contract of `{}` orders data (`dle` or `sorted`), but `{}` compares no \
              integer field between two nodes, so the logic has no data order",
@@ -343,169 +346,4 @@ pub fn install(sys: &mut System, c: &ir::Contract, b: &Bindings) -> Result<(), S
     sys.pre = Some(pre);
     sys.post = Some(post);
     Ok(())
-}
-
-/// The conditions over `sys`'s logic, each name standing for its term (`None`: a variable
-/// outside the logic), and `result` for `result`.
-fn lower_all(
-    sys: &System,
-    conds: &[Assertion],
-    names: &BTreeMap<String, Option<Term>>,
-    result: Option<Option<Term>>,
-) -> Result<Formula, String> {
-    let mut cx = Lower {
-        sys,
-        names,
-        result,
-        bound: vec![],
-        next: FIRST_BOUND,
-    };
-    let parts = conds
-        .iter()
-        .map(|a| cx.formula(a))
-        .collect::<Result<_, _>>()?;
-    Ok(Formula::And(parts))
-}
-
-/// The first bound-variable id of a contract (the families' bodies use ids below it).
-const FIRST_BOUND: u32 = 100;
-
-struct Lower<'a> {
-    sys: &'a System,
-    names: &'a BTreeMap<String, Option<Term>>,
-    result: Option<Option<Term>>,
-    bound: Vec<(String, u32)>,
-    next: u32,
-}
-
-impl Lower<'_> {
-    fn var(&self, t: Option<Term>, name: &str) -> Result<Term, String> {
-        t.ok_or_else(|| format!("`{name}` of the contract is not a pointer of the logic"))
-    }
-
-    fn term(&self, t: &CTerm) -> Result<Term, String> {
-        match t {
-            CTerm::Null => Ok(Term::Null),
-            CTerm::Result => {
-                let r = self.result.ok_or("`result` outside a postcondition")?;
-                self.var(r, "result")
-            }
-            CTerm::Name(n) => {
-                let v = self
-                    .names
-                    .get(n)
-                    .ok_or_else(|| format!("`{n}` is not bound"))?;
-                self.var(*v, n)
-            }
-            CTerm::Bound(n) => (self.bound.iter().rev())
-                .find(|(x, _)| x == n)
-                .map(|(_, id)| Term::Bound(*id))
-                .ok_or_else(|| format!("`{n}` is not bound")),
-        }
-    }
-
-    fn field(&self, name: &str) -> Result<usize, String> {
-        (self.sys.fields.iter().position(|f| f == name)).ok_or_else(|| {
-            format!(
-                "`{name}` is not a pointer field of the list struct (its fields: {})",
-                self.sys.fields.join(", ")
-            )
-        })
-    }
-
-    /// A field's relation, or a backbone's.
-    fn relation(&self, name: &str) -> Result<usize, String> {
-        (self.sys.relations.iter().position(|f| f == name)).ok_or_else(|| {
-            format!(
-                "`{name}` is not a pointer field of the list struct nor a backbone (its \
-                 fields: {})",
-                self.sys.fields.join(", ")
-            )
-        })
-    }
-
-    fn fresh(&mut self) -> u32 {
-        self.next += 1;
-        self.next - 1
-    }
-
-    fn formula(&mut self, a: &Assertion) -> Result<Formula, String> {
-        Ok(match a {
-            Assertion::Const(b) => Formula::Const(*b),
-            Assertion::Eq(x, y) => Formula::Eq(self.term(x)?, self.term(y)?),
-            Assertion::Path {
-                field,
-                kind,
-                from,
-                to,
-            } => {
-                let (f, x, y) = (self.relation(field)?, self.term(from)?, self.term(to)?);
-                match kind {
-                    PathKind::Star => Formula::Reach(f, x, y),
-                    PathKind::Plus => Formula::reach_plus(f, x, y),
-                    PathKind::Edge => self.step(f, x, y),
-                }
-            }
-            Assertion::Alloc(x) => Formula::Alloc(self.term(x)?),
-            Assertion::Dle(x, y) => Formula::Dle(self.term(x)?, self.term(y)?),
-            Assertion::Family { name, fields, args } => self.family(name, fields, args)?,
-            Assertion::Not(x) => self.formula(x)?.negate(),
-            Assertion::And(x, y) => Formula::And(vec![self.formula(x)?, self.formula(y)?]),
-            Assertion::Or(x, y) => Formula::Or(vec![self.formula(x)?, self.formula(y)?]),
-            Assertion::Implies(x, y) => self.formula(x)?.implies(self.formula(y)?),
-            Assertion::Iff(x, y) => self.formula(x)?.iff(self.formula(y)?),
-            Assertion::Forall(vs, x) | Assertion::Exists(vs, x) => {
-                let n = self.bound.len();
-                let ids: Vec<u32> = vs.iter().map(|_| self.fresh()).collect();
-                self.bound
-                    .extend(vs.iter().cloned().zip(ids.iter().copied()));
-                let body = self.formula(x);
-                self.bound.truncate(n);
-                let body = Box::new(body?);
-                if matches!(a, Assertion::Forall(..)) {
-                    Formula::Forall(ids, body)
-                } else {
-                    Formula::Exists(ids, body)
-                }
-            }
-        })
-    }
-
-    /// One step along relation `f`: along a field its edge, along a backbone an edge of
-    /// one of its fields.
-    fn step(&mut self, f: usize, x: Term, y: Term) -> Formula {
-        let fields = self.sys.fields.len();
-        let members = match f.checked_sub(fields) {
-            Some(j) => self.sys.backbones[j].1.clone(),
-            None => vec![f],
-        };
-        let mut edges: Vec<Formula> = (members.into_iter())
-            .map(|m| {
-                let g = self.fresh();
-                Formula::edge(m, x, y, g)
-            })
-            .collect();
-        match edges.len() {
-            1 => edges.remove(0),
-            _ => Formula::Or(edges),
-        }
-    }
-
-    fn family(&self, name: &str, fields: &[String], args: &[CTerm]) -> Result<Formula, String> {
-        let fs: Vec<usize> = fields
-            .iter()
-            .map(|f| self.field(f))
-            .collect::<Result<_, _>>()?;
-        let ts: Vec<Term> = args
-            .iter()
-            .map(|t| self.term(t))
-            .collect::<Result<_, _>>()?;
-        Ok(match (name, fs.as_slice(), ts.as_slice()) {
-            ("ls", [f], [x, y]) => families::ls(*f, *x, *y),
-            ("stable", [f], [x]) => families::stable(*f, *x),
-            ("rev", [f, g], [x, y]) => families::rev(*f, *g, *x, *y),
-            ("sorted", [f], [x, y]) => families::sorted(*f, *x, *y),
-            _ => return Err(format!("`{name}` is not a family of contracts")),
-        })
-    }
 }

@@ -10,9 +10,11 @@
 //! predicates" with the abstract trace (Theorem 1's third outcome) when no concrete run
 //! follows it, or the concrete counterexample's fault and line when one does (on a whole
 //! program this engine does not answer FALSE: the engines of the portfolio that replay runs
-//! do). The families
-//! form a small lattice: the paper's base families with `alloc` and `stable` first, then
-//! `rev` and `sorted` after an abstraction failure.
+//! do). The predicate families are the spec's (`family` declarations: the library's `ls`,
+//! `stable`, `rev`, `sorted`, or a user's) beside the logic's atoms, and form a small
+//! lattice by their levels: configuration k holds the atoms and the families of level <= k
+//! (with `ls` and `stable` at level 1 and `rev` and `sorted` at level 2 in the library), and
+//! PDR tries the configurations in order, moving up after an abstraction failure.
 //!
 //! With [`Seed003::function`] set, the engine verifies that one C function alone against its
 //! contract from the spec (the paper's setting): the initial states are the precondition, and
@@ -20,10 +22,12 @@
 //! the model that breaks the contract is replayed: the function runs concretely from the
 //! run's initial heap ([`replay`]), and a concrete break is FALSE.
 //!
-//! The stages: [`logic`] holds the formulas, [`families`] the predicates, [`epr`] the
-//! solver encoding, [`program`] the transition system, [`contract`] a function's contract,
-//! [`pdr`] the search, [`check`] the re-checks, [`replay`] the concrete run of a function.
+//! The stages: [`logic`] holds the formulas, [`assertion`] lowers the spec's formulas to
+//! them, [`families`] the predicates, [`epr`] the solver encoding, [`program`] the
+//! transition system, [`contract`] a function's contract, [`pdr`] the search, [`check`] the
+//! re-checks, [`replay`] the concrete run of a function.
 
+pub mod assertion;
 pub mod check;
 pub mod contract;
 pub mod epr;
@@ -40,6 +44,7 @@ use crate::techniques::seed002::flat::Flat;
 use families::{Family, Pred};
 use pdr::{Outcome, Pdr};
 use program::System;
+use shapecheck_dsl::ir;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
@@ -75,8 +80,9 @@ pub fn callees_hold(
 /// The PDR engine.
 #[derive(Clone, Debug, Default)]
 pub struct Seed003 {
-    /// The configurations of families to try, coarsest first; empty: the default lattice.
-    pub families: Vec<Vec<Family>>,
+    /// The configurations of families to try, coarsest first, by name (the engine's atoms
+    /// and `rooted`, or families of the spec); empty: the lattice of the spec's levels.
+    pub families: Vec<Vec<String>>,
     /// The C function to verify alone against its contract in the spec, instead of the
     /// program from `main`.
     pub function: Option<String>,
@@ -125,7 +131,9 @@ impl Seed003 {
     /// with its contract installed; `data` asks for the data order.
     pub fn system(&self, task: &Task, data: bool) -> Result<System, String> {
         let Some(name) = &self.function else {
-            return System::new(Flat::new(task.program)?, task.properties, data);
+            let mut sys = System::new(Flat::new(task.program)?, task.properties, data)?;
+            sys.families = task.domain.spec().families.clone();
+            return Ok(sys);
         };
         let c = (task.domain.spec().contract(name))
             .ok_or_else(|| format!("the spec has no contract for `{name}`"))?;
@@ -139,8 +147,9 @@ impl Seed003 {
         let spec = task.domain.spec();
         let keep = contract::kept(task.program, spec, name);
         let (flat, bindings) = contract::flat(task.program, name, c, &keep)?;
-        let data = data || contract::orders_data(c);
+        let data = data || contract::orders_data(c, &spec.families);
         let mut sys = System::new(flat, task.properties, data)?;
+        sys.families = spec.families.clone();
         contract::install(&mut sys, c, &bindings)?;
         let called: BTreeSet<FuncId> = (sys.flat.edges.iter())
             .filter_map(|e| match &e.op {
@@ -167,40 +176,53 @@ impl Seed003 {
         Ok(sys)
     }
 
-    /// The configurations to try on `sys`: the given ones, or base + St (+ `rooted` for
-    /// valid-memtrack, + the families a contract names), then with `rev` (two fields) and
-    /// `sorted` (data compared) added.
+    /// The configurations to try on `sys`: the given ones (resolved against the spec's
+    /// families), or, for each level k of the spec's families, the families of level <= k
+    /// that apply (as many distinct fields as roles; data compared, for a family that orders
+    /// data) and the families a contract names, between the logic's atoms and, for
+    /// valid-memtrack, `rooted` (see [`configuration`]); a level that adds nothing is skipped.
     fn lattice(
         &self,
-        fields: usize,
+        sys: &System,
         data: bool,
         memtrack: bool,
-        named: &[Family],
-    ) -> Vec<Vec<Family>> {
+        named: &[String],
+    ) -> Result<Vec<Vec<Family>>, String> {
+        let defs = &sys.families;
         if !self.families.is_empty() {
-            return self.families.clone();
+            let resolve = |n: &String| {
+                Family::parse(n, defs).ok_or_else(|| {
+                    format!(
+                        "no family `{n}` (known: {})",
+                        Family::known(defs).join(", ")
+                    )
+                })
+            };
+            return (self.families.iter())
+                .map(|c| c.iter().map(resolve).collect())
+                .collect();
         }
-        let mut first = Family::BASE.to_vec();
-        first.extend([Family::Alloc, Family::Stable]);
-        if memtrack {
-            first.push(Family::Rooted);
-        }
-        for f in named {
-            if !first.contains(f) {
-                first.push(*f);
+        let applies =
+            |d: &&ir::PredFamily| d.fields.len() <= sys.fields.len() && (data || !d.orders_data);
+        let top = defs.iter().map(|d| d.level).max().unwrap_or(1);
+        let mut out: Vec<Vec<Family>> = vec![];
+        for k in 1..=top {
+            let mut chosen: Vec<&ir::PredFamily> = defs
+                .iter()
+                .filter(applies)
+                .filter(|d| d.level <= k)
+                .collect();
+            for d in defs.iter().filter(|d| named.contains(&d.name)) {
+                if !chosen.iter().any(|c| c.name == d.name) {
+                    chosen.push(d);
+                }
+            }
+            let config = configuration(&chosen, memtrack);
+            if out.last().is_none_or(|last| last.len() < config.len()) {
+                out.push(config);
             }
         }
-        let mut out = vec![first.clone()];
-        let mut second = first;
-        for (wanted, f) in [(fields > 1, Family::Rev), (data, Family::Sorted)] {
-            if wanted && !second.contains(&f) {
-                second.push(f);
-            }
-        }
-        if second.len() > out[0].len() {
-            out.push(second);
-        }
-        out
+        Ok(out)
     }
 
     fn prove(&self, task: &Task, details: &mut Vec<String>) -> Result<Verdict, String> {
@@ -227,15 +249,16 @@ impl Seed003 {
             .and_then(|f| task.domain.spec().contract(f))
             .map(contract::families)
             .unwrap_or_default();
-        let configs = self.lattice(probe.fields.len(), data, memtrack, &named);
+        let configs = self.lattice(probe, data, memtrack, &named)?;
+        let defs = &task.domain.spec().families;
         let mut last = String::new();
         for families in configs {
-            let with_data = families.contains(&Family::Sorted);
+            let with_data = (families.iter()).any(|f| f.def(defs).is_some_and(|d| d.orders_data));
             let sys = match plain.take() {
                 Some(sys) if !with_data => sys,
                 _ => self.system(task, with_data)?,
             };
-            let preds = predicates(&sys, &families);
+            let preds = predicates(&sys, &families)?;
             let names: Vec<&str> = families.iter().map(|f| f.name()).collect();
             let count: usize = preds.iter().map(Vec::len).sum();
             details.push(format!(
@@ -417,20 +440,47 @@ fn entry_names(sys: &System) -> Vec<String> {
         .collect()
 }
 
+/// A configuration of the spec families `chosen`: the atoms `x = y`, `x<f>y`, `x<f*>y`,
+/// then the families in order, with the atoms `alloc(x)` placed before the first family whose
+/// definition reads `alloc` (each predicate after the ones its definition is built from, the
+/// order of the paper's Table 1), then `rooted` for valid-memtrack.
+fn configuration(chosen: &[&ir::PredFamily], memtrack: bool) -> Vec<Family> {
+    let mut out = vec![Family::Eq, Family::Edge, Family::Reach];
+    for d in chosen {
+        if !out.contains(&Family::Alloc) && reads_alloc(&d.body) {
+            out.push(Family::Alloc);
+        }
+        out.push(Family::Spec(d.name.clone()));
+    }
+    if !out.contains(&Family::Alloc) {
+        out.push(Family::Alloc);
+    }
+    if memtrack {
+        out.push(Family::Rooted);
+    }
+    out
+}
+
+/// Whether a definition reads `alloc` (itself: a family it names comes before it).
+fn reads_alloc(a: &ir::Assertion) -> bool {
+    let mut found = false;
+    a.walk(&mut |x| found |= matches!(x, ir::Assertion::Alloc(_)));
+    found
+}
+
 /// The predicates of every cut point: the families over the variables live there.
-pub fn predicates(sys: &System, families: &[Family]) -> Vec<Vec<Pred>> {
-    let fields: Vec<(usize, String)> = sys.fields.iter().cloned().enumerate().collect();
+pub fn predicates(sys: &System, families: &[Family]) -> Result<Vec<Vec<Pred>>, String> {
     (sys.live.iter().zip(&sys.aliases))
         .map(|(live, aliases)| {
             let vars: Vec<(usize, String)> =
                 live.iter().map(|&v| (v, sys.names[v].clone())).collect();
-            let mut preds = families::instantiate(families, &vars, &fields);
+            let mut preds = families::instantiate(sys, families, &vars)?;
             preds.extend(
                 aliases
                     .iter()
                     .map(|&(u, v)| families::equal(u, v, &sys.names)),
             );
-            preds
+            Ok(preds)
         })
         .collect()
 }

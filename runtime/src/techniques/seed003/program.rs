@@ -301,6 +301,9 @@ pub struct System {
     pub post: Option<Formula>,
     /// The contracts that stand for the calls left in the graph (assume–guarantee).
     pub summaries: BTreeMap<crate::program::ir::FuncId, Summary>,
+    /// The spec's predicate families: what a contract's family instance means, and what PDR
+    /// instantiates.
+    pub families: Vec<shapecheck_dsl::ir::PredFamily>,
     index: BTreeMap<VarId, usize>,
     cut_of: BTreeMap<usize, usize>,
     props: PropertySet,
@@ -372,6 +375,7 @@ impl System {
             pre: None,
             post: None,
             summaries: BTreeMap::new(),
+            families: vec![],
             index,
             cut_of,
             props: props.clone(),
