@@ -58,7 +58,7 @@ pub fn load_file(path: &Path, with_library: bool) -> Result<ir::Spec, String> {
 
 /// A diagnostic on the library followed by a user spec (separated by a newline), with its
 /// spans made relative to the user's text, if its primary span is there; secondary spans in
-/// the library are dropped.
+/// the library become notes (`the first: in the standard library`).
 fn in_user_part(d: &Diagnostic, offset: usize) -> Option<Diagnostic> {
     let shift = |s: &Span| {
         (s.start >= offset).then(|| Span {
@@ -68,10 +68,12 @@ fn in_user_part(d: &Diagnostic, offset: usize) -> Option<Diagnostic> {
     };
     let mut out = d.clone();
     out.primary = shift(&d.primary)?;
-    out.secondary = d
-        .secondary
-        .iter()
-        .filter_map(|(s, l)| Some((shift(s)?, l.clone())))
-        .collect();
+    out.secondary = vec![];
+    for (s, l) in &d.secondary {
+        match shift(s) {
+            Some(s) => out.secondary.push((s, l.clone())),
+            None => out.notes.push(format!("{l}: in the standard library")),
+        }
+    }
     Some(out)
 }

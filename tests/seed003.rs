@@ -364,3 +364,21 @@ fn a_users_own_family_is_instantiated_from_its_definition() {
         "{err}"
     );
 }
+
+/// The library's families come before every user spec, so a user's family of the same name
+/// is a located error in the user's file, which says where the first one is.
+#[test]
+fn a_family_named_like_the_librarys_is_a_located_error() {
+    let o = Command::new(env!("CARGO_BIN_EXE_shapecheck"))
+        .args(["spec", "check"])
+        .arg(own("family_clash.shape"))
+        .output()
+        .expect("run shapecheck");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("family_clash.shape:2:8: error: a second family `ls`")
+            && err.contains("the first: in the standard library"),
+        "{err}"
+    );
+}
