@@ -19,7 +19,7 @@
 use crate::ast::{Formula, FormulaKind, Ident, PredFamilyDecl, Quantifier, Span};
 use crate::contract::{Kind, Lowering, Place, builtin_atom};
 use crate::diag::Diagnostic;
-use crate::ir::{Assertion, PredFamily};
+use crate::ir::PredFamily;
 use crate::parser::{Rule, ident, span};
 use pest::iterators::Pair;
 use std::collections::BTreeMap;
@@ -176,7 +176,7 @@ fn family(
             .map(|(p, q)| (p.name.clone(), *q))
             .collect(),
         level,
-        orders_data: orders_data(&body, earlier),
+        orders_data: body.orders_data(earlier),
         body,
     })
 }
@@ -194,21 +194,6 @@ fn level(d: &PredFamilyDecl, errs: &mut Vec<Diagnostic>) -> u32 {
             1
         }
     }
-}
-
-/// Whether `a` compares data: `dle`, or an instance of a family that does.
-fn orders_data(a: &Assertion, families: &[PredFamily]) -> bool {
-    let mut found = false;
-    a.walk(&mut |x| {
-        found |= match x {
-            Assertion::Dle(..) => true,
-            Assertion::Family { name, .. } => {
-                (families.iter()).any(|f| &f.name == name && f.orders_data)
-            }
-            _ => false,
-        }
-    });
-    found
 }
 
 /// Reports every quantifier of `f` that is existential in negation normal form

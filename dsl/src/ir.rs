@@ -600,6 +600,21 @@ impl Assertion {
         }
     }
 
+    /// Whether it compares data: `dle`, or an instance of one of `families` that does.
+    pub fn orders_data(&self, families: &[PredFamily]) -> bool {
+        let mut found = false;
+        self.walk(&mut |x| {
+            found |= match x {
+                Assertion::Dle(..) => true,
+                Assertion::Family { name, .. } => {
+                    (families.iter()).any(|f| &f.name == name && f.orders_data)
+                }
+                _ => false,
+            }
+        });
+        found
+    }
+
     /// The terms of its atoms, in order.
     pub fn terms(&self) -> Vec<&CTerm> {
         let mut out = vec![];

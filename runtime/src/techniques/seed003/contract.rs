@@ -292,19 +292,7 @@ pub fn families(c: &ir::Contract) -> Vec<String> {
 /// Whether a contract orders data (`dle`, or a family whose definition in `defs` does): the
 /// system must then model `dle`.
 pub fn orders_data(c: &ir::Contract, defs: &[ir::PredFamily]) -> bool {
-    let mut found = false;
-    for a in c.requires.iter().chain(&c.ensures) {
-        a.walk(&mut |x| {
-            found |= match x {
-                Assertion::Dle(..) => true,
-                Assertion::Family { name, .. } => {
-                    (defs.iter()).any(|d| &d.name == name && d.orders_data)
-                }
-                _ => false,
-            }
-        });
-    }
-    found
+    (c.requires.iter().chain(&c.ensures)).any(|a| a.orders_data(defs))
 }
 
 /// The names (and whether `result`) the conditions mention.
