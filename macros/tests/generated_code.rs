@@ -27,7 +27,8 @@ mod library {
         "../library/specs/invariants.shape",
         "../library/specs/structures.shape",
         "../library/specs/templates.shape",
-        "../library/specs/spatial.shape"
+        "../library/specs/spatial.shape",
+        "../library/specs/families.shape"
     );
 }
 
