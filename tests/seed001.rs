@@ -39,14 +39,16 @@ const PROVED: [(&str, &str); 27] = [
     ("multiset_add_add_del_mem.c", "T = {x, x} (|T| = 2)"),
     ("multiset_any_add_mem.c", "T = {x} (|T| = 1)"),
     ("multiset_two_adds_del_mem.c", "T = {x, x} (|T| = 2)"),
-    ("map_put_get.c", "(|T| = 1)"),
+    ("map_put_get.c", "T = {k} (|T| = 1) after 1 refinements"),
     // Absence: the upper bounds of the segments on the symbols of T.
     ("set_mem_mem.c", "T = {x} (|T| = 1) after 1 refinements"),
     (
         "multiset_mem_mem.c",
         "T = {x} (|T| = 1) after 1 refinements",
     ),
-    ("map_rem_bound.c", "T = {k, k#2} (|T| = 2)"),
+    // The key compared inside `bound`'s inlined copy is selected as the caller's `k`, whose
+    // value the parameter copies: one refinement, as in the paper.
+    ("map_rem_bound.c", "T = {k} (|T| = 1) after 1 refinements"),
     ("multiset_del_absent.c", "T = {x} (|T| = 1)"),
     ("map_rem_all_bound.c", "re-checked by"),
     // The sentinel a global struct variable, a cell of its own.
@@ -99,7 +101,7 @@ fn the_separation_engine_proves_the_table_1_programs_with_the_papers_refinement(
 
 /// The rows of Table 1 whose tree, with its nodes at the cut points of the graph only (large
 /// blocks), is no larger than the paper's |ART|: the file and the paper's number.
-const NO_LARGER_TREE: [(&str, usize); 12] = [
+const NO_LARGER_TREE: [(&str, usize); 14] = [
     ("set_add_mem.c", 83),
     ("set_any_add_mem.c", 104),
     ("set_mem_mem.c", 165),
@@ -107,6 +109,9 @@ const NO_LARGER_TREE: [(&str, usize); 12] = [
     ("multiset_any_add_mem.c", 112),
     ("multiset_mem_mem.c", 171),
     ("multiset_two_adds_del_mem.c", 219),
+    // A symbol of T drawn after the first loop splits no cell of that loop.
+    ("map_put_get.c", 118),
+    ("map_rem_bound.c", 92),
     ("bytebuffer_p1.c", 154),
     ("bytebuffer_p2.c", 189),
     ("bytebuffer_p3.c", 316),

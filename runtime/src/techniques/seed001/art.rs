@@ -18,7 +18,8 @@
 //! the edge whose post is `⊤`), or the construct the engine does not support. Before a heap is
 //! stored, the variables dead at its location lose their names (their values become
 //! existentials), which keeps the abstraction from being pinned by stale values; the
-//! symbols of `T` keep theirs, since the abstraction must keep their values apart.
+//! symbols of `T` keep theirs once written, since the abstraction must keep their values
+//! apart.
 
 use super::abstraction::Abstraction;
 use super::domain::Params;
@@ -155,6 +156,8 @@ pub struct Art<'a> {
     pub shapes: &'a [ListShape],
     /// The variables live at each location.
     pub live: &'a [BTreeSet<VarId>],
+    /// The variables some path to each location writes ([`Flat::written`]).
+    pub written: Vec<BTreeSet<VarId>>,
     /// The nodes.
     pub nodes: Vec<Node>,
     /// Per location, the nodes there.
@@ -180,6 +183,7 @@ impl<'a> Art<'a> {
             exec,
             shapes,
             live,
+            written: flat.written(),
             nodes: vec![],
             at: vec![vec![]; flat.nodes],
             cut: cut_points(flat),
@@ -326,7 +330,7 @@ impl<'a> Art<'a> {
             .terms()
             .into_iter()
             .filter_map(|x| match x {
-                Term::Var(v) if !self.live[loc].contains(&v) && !t.names(x) => Some(v),
+                Term::Var(v) if !self.live[loc].contains(&v) && !self.kept(loc, v, t) => Some(v),
                 _ => None,
             })
             .collect();
@@ -335,13 +339,27 @@ impl<'a> Art<'a> {
         }
         let head = self.flat.loops.contains_key(&loc);
         let shapes: &[ListShape] = if head { self.shapes } else { &[] };
+        // Symbols not yet written name no value of the run: nothing to keep apart.
+        let meant = |x: &Term| match x {
+            Term::Var(v) => self.live[loc].contains(v) || self.written[loc].contains(v),
+            _ => true,
+        };
+        let keep = Bag::from_counts(t.keep.iter().filter(|(x, _)| meant(x)));
+        let protect: Vec<Term> = t.protect.iter().copied().filter(meant).collect();
         Abstraction {
             shapes,
-            keep: &t.keep,
-            protect: &t.protect,
+            keep: &keep,
+            protect: &protect,
             params: self.params,
         }
         .apply(&h)
+    }
+
+    /// Whether the dead variable `v` keeps its name at `loc`: a symbol of `T` does once it
+    /// holds a value of the run (the abstraction keeps that value apart, and copies of it
+    /// stay equal to it); before its first write it holds nothing the run reads.
+    fn kept(&self, loc: usize, v: VarId, t: &Precision) -> bool {
+        t.names(Term::Var(v)) && self.written[loc].contains(&v)
     }
 
     /// Whether `h` entails a heap already at `loc`.

@@ -126,6 +126,7 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
     for j in i + 1..=k {
         select(art, heaps[j], &bwd[j], live, &mut add);
     }
+    add.keep = origins(art, cex, i, &add.keep);
     let selected = add.keep.clone();
     let mut add = admit(art, new_symbols(&add, t));
     if add.size() == 0 {
@@ -386,6 +387,69 @@ fn lost_values(
             .filter(|(x, n)| after.count(*x) < *n)
             .collect::<Vec<_>>(),
     )
+}
+
+/// The data symbols of `keep`, each replaced by the variable whose value it holds at the
+/// refinement point `i` through plain copies (an inlined call's parameter is a copy of its
+/// argument): see [`origin`]. Symbols with one origin count once, with the larger
+/// multiplicity (they name one value).
+fn origins(art: &Art, cex: &Cex, i: usize, keep: &Bag) -> Bag {
+    let mut out = Bag::new();
+    for (x, n) in keep.iter() {
+        let o = origin(art, cex, i, x);
+        if out.count(o) < n {
+            let more = n - out.count(o);
+            out.add(o, more);
+        }
+    }
+    out
+}
+
+/// The variable whose value the data variable `t` holds after edge `i` of the path, followed
+/// back through copies `t = s` as long as the source keeps its value up to that edge. `T`'s
+/// symbols keep their names while dead, so the origin keeps the value apart from where it
+/// first exists, not only inside the callee that compares it (a callee's parameter is a
+/// fresh variable at each inlined call: selecting it would take one more refinement, on the
+/// next counterexample, to select the caller's).
+fn origin(art: &Art, cex: &Cex, i: usize, t: Term) -> Term {
+    let prog = &art.flat.prog;
+    let Term::Var(mut cur) = t else {
+        return t;
+    };
+    let mut written: std::collections::BTreeSet<VarId> = Default::default();
+    for j in (0..=i).rev() {
+        let op = &art.flat.edges[cex.edges[j]].op;
+        let target = assigned(op);
+        if target == Some(cur) {
+            match op {
+                Op::Assign { rhs, .. } => match rhs.kind {
+                    ExprKind::Var(s)
+                        if !written.contains(&s) && prog.var(s).ty == prog.var(cur).ty =>
+                    {
+                        cur = s
+                    }
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        written.extend(target);
+    }
+    Term::Var(cur)
+}
+
+/// The variable an operation writes as a whole, if any.
+fn assigned(op: &Op) -> Option<VarId> {
+    let var = |e: &Expr| match e.kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    };
+    match op {
+        Op::Assign { lhs, .. } => var(lhs),
+        Op::Call { lhs: Some(l), .. } | Op::CallPtr { lhs: Some(l), .. } => var(l),
+        Op::Havoc(v) => Some(*v),
+        _ => None,
+    }
 }
 
 /// Of the live variables equal to `d`, the one of the outermost function (a global, or the

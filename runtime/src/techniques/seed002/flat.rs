@@ -289,6 +289,30 @@ impl Flat {
         }
         live
     }
+
+    /// The variables some path from the entry to each node writes as a whole with a value
+    /// (not a `Havoc`; the globals, initialised before the entry, at every node): where a
+    /// variable is outside its set, it holds an indeterminate value (or one written through
+    /// a pointer).
+    pub fn written(&self) -> Vec<BTreeSet<VarId>> {
+        let mut out = vec![BTreeSet::new(); self.nodes];
+        out[self.entry] = self.globals().collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for e in &self.edges {
+                let mut w = out[e.from].clone();
+                if !matches!(e.op, Op::Havoc(_)) {
+                    w.extend(def_use(&e.op).0);
+                }
+                if !w.is_subset(&out[e.to]) {
+                    out[e.to].extend(w);
+                    changed = true;
+                }
+            }
+        }
+        out
+    }
 }
 
 /// The variable an operation overwrites as a whole, if any, and the variables it reads.
@@ -549,5 +573,41 @@ fn rename(e: &Expr, map: &BTreeMap<VarId, VarId>) -> Expr {
             ty: e.ty.clone(),
         },
         _ => e.map_children(&mut |x| rename(x, map)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::frontend::load_source;
+
+    /// The variable named `name`.
+    fn var(flat: &Flat, name: &str) -> VarId {
+        (0..flat.prog.vars.len())
+            .map(|i| VarId(i as u32))
+            .find(|v| flat.prog.var(*v).name == name)
+            .expect("a variable of that name")
+    }
+
+    #[test]
+    fn a_variable_is_written_only_after_its_first_assignment_and_globals_always() {
+        let prog = load_source(
+            "int g;
+             extern int __VERIFIER_nondet_int(void);
+             int main(void) {
+               int s = 0;
+               while (__VERIFIER_nondet_int()) s++;
+               int k;
+               k = __VERIFIER_nondet_int();
+               return s + k; }",
+        );
+        let flat = Flat::new(&prog).expect("flat");
+        let written = flat.written();
+        let (g, s, k) = (var(&flat, "g"), var(&flat, "s"), var(&flat, "k"));
+        let head = *flat.loops.keys().next().expect("one loop");
+        assert!(written[flat.entry].contains(&g) && !written[flat.entry].contains(&s));
+        // In the loop `s` is written, and `k` only declared (a `Havoc` is no write).
+        assert!(written[head].contains(&s) && !written[head].contains(&k));
+        assert!(written[flat.exit].contains(&k));
     }
 }
