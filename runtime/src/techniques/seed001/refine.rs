@@ -29,7 +29,10 @@
 //! the forward heap at that position; and each constant a cell of a resource holds or must
 //! differ from (a sentinel value). Data variables and constants go to the multisets (with the
 //! number of cells holding them as their multiplicity), pointer variables to the protected
-//! addresses (SH^rls).
+//! addresses (SH^rls). A selected data variable is followed back along the path through
+//! plain copies to the variable it copies (an inlined callee's parameter to the caller's
+//! argument), which `T` then names from where the value first exists; and it gets as many
+//! copies as cells hold its value in the post of the lost edge before the abstraction.
 //!
 //! Two fallbacks, in order, when that selects nothing new. First, the values, then (if no
 //! value was lost) the addresses, of the cells that the abstraction on the lost edge
@@ -127,6 +130,7 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
         select(art, heaps[j], &bwd[j], live, &mut add);
     }
     add.keep = origins(art, cex, i, &add.keep);
+    add.keep = held_copies(art, heaps[i], &art.flat.edges[edges[i]].op, &add.keep);
     let selected = add.keep.clone();
     let mut add = admit(art, new_symbols(&add, t));
     if add.size() == 0 {
@@ -403,6 +407,37 @@ fn origins(art: &Art, cex: &Cex, i: usize, keep: &Bag) -> Bag {
         }
     }
     out
+}
+
+/// The data symbols of `keep`, each with at least as many copies (up to [`MAX_COPIES`]) as
+/// cells hold its value in some heap of the post of the lost edge, before the abstraction:
+/// the multiplicity `abs_T` needs to keep what that post knows about the value (two cells
+/// holding `x` where one is about to be deleted).
+fn held_copies(art: &Art, before: &SymHeap, op: &Op, keep: &Bag) -> Bag {
+    let super::exec::Post::Heaps(hs) = art.exec.post(before, op) else {
+        return keep.clone();
+    };
+    let held = |h: &SymHeap, t: Term| -> u32 {
+        let c = Classes::new(&h.pure);
+        let cells = (h.cells.iter())
+            .filter(|cell| {
+                let shape = art.shapes.iter().find(|s| s.ty == cell.ty);
+                shape
+                    .and_then(|s| s.data)
+                    .is_some_and(|k| c.equal(cell.fields[k], t))
+            })
+            .count() as u32;
+        let in_segs: u32 = (h.segs.iter())
+            .flat_map(|s| s.bag.iter())
+            .filter(|(d, _)| c.equal(*d, t))
+            .map(|(_, n)| n)
+            .sum();
+        cells + in_segs
+    };
+    Bag::from_counts(keep.iter().map(|(t, n)| {
+        let most = hs.iter().map(|h| held(h, t)).max().unwrap_or(0);
+        (t, n.max(most.min(MAX_COPIES)))
+    }))
 }
 
 /// The variable whose value the data variable `t` holds after edge `i` of the path, followed
