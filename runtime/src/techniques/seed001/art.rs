@@ -325,12 +325,13 @@ impl<'a> Art<'a> {
     /// The heap as stored at `loc`: dead variables forgotten, `abs_T` at loop heads (garbage
     /// collection and existential elimination elsewhere), in its cases; none if inconsistent.
     pub fn prepare(&self, loc: usize, h: &SymHeap, t: &Precision) -> Vec<SymHeap> {
+        let t = &self.meant(loc, t);
         let mut h = h.clone();
         let dead: BTreeSet<VarId> = h
             .terms()
             .into_iter()
             .filter_map(|x| match x {
-                Term::Var(v) if !self.live[loc].contains(&v) && !self.kept(loc, v, t) => Some(v),
+                Term::Var(v) if !self.live[loc].contains(&v) && !t.names(x) => Some(v),
                 _ => None,
             })
             .collect();
@@ -339,27 +340,28 @@ impl<'a> Art<'a> {
         }
         let head = self.flat.loops.contains_key(&loc);
         let shapes: &[ListShape] = if head { self.shapes } else { &[] };
-        // Symbols not yet written name no value of the run: nothing to keep apart.
-        let meant = |x: &Term| match x {
-            Term::Var(v) => self.live[loc].contains(v) || self.written[loc].contains(v),
-            _ => true,
-        };
-        let keep = Bag::from_counts(t.keep.iter().filter(|(x, _)| meant(x)));
-        let protect: Vec<Term> = t.protect.iter().copied().filter(meant).collect();
         Abstraction {
             shapes,
-            keep: &keep,
-            protect: &protect,
+            keep: &t.keep,
+            protect: &t.protect,
             params: self.params,
         }
         .apply(&h)
     }
 
-    /// Whether the dead variable `v` keeps its name at `loc`: a symbol of `T` does once it
-    /// holds a value of the run (the abstraction keeps that value apart, and copies of it
-    /// stay equal to it); before its first write it holds nothing the run reads.
-    fn kept(&self, loc: usize, v: VarId, t: &Precision) -> bool {
-        t.names(Term::Var(v)) && self.written[loc].contains(&v)
+    /// The symbols of `t` that mean a value of the run at `loc`: constants, and variables
+    /// live or written there. Before its first write a variable holds nothing the run reads:
+    /// nothing to keep apart, and no name to keep while it is dead (once written, a dead
+    /// symbol keeps its name, so copies of its value stay equal to it).
+    fn meant(&self, loc: usize, t: &Precision) -> Precision {
+        let meant = |x: &Term| match x {
+            Term::Var(v) => self.live[loc].contains(v) || self.written[loc].contains(v),
+            _ => true,
+        };
+        Precision {
+            keep: Bag::from_counts(t.keep.iter().filter(|(x, _)| meant(x))),
+            protect: t.protect.iter().copied().filter(meant).collect(),
+        }
     }
 
     /// Whether `h` entails a heap already at `loc`.

@@ -132,6 +132,12 @@ impl Bag {
         }
     }
 
+    /// Adds copies of `t` until it holds at least `n`.
+    pub fn raise_to(&mut self, t: Term, n: u32) {
+        let more = n.saturating_sub(self.count(t));
+        self.add(t, more);
+    }
+
     /// The multiset sum.
     pub fn sum(&self, other: &Bag) -> Bag {
         let mut out = self.clone();

@@ -48,6 +48,7 @@ use super::heap::{Atom, Bag, Cell, Classes, SymHeap, Term};
 use crate::program::ir::{
     Builtin, Callee, CmpOp, Expr, ExprKind, Op, Program, StructId, Type, VarId,
 };
+use crate::techniques::seed002::flat::def;
 
 /// The most disjuncts a resource keeps.
 const MAX_DISJUNCTS: usize = 24;
@@ -129,29 +130,31 @@ pub fn refine(art: &Art, cex: &Cex, t: &Precision) -> Result<Refinement, String>
     for j in i + 1..=k {
         select(art, heaps[j], &bwd[j], live, &mut add);
     }
+    // The post of the lost edge, before the abstraction.
+    let post = match art.exec.post(heaps[i], &art.flat.edges[edges[i]].op) {
+        super::exec::Post::Heaps(hs) => hs,
+        _ => vec![],
+    };
     add.keep = origins(art, cex, i, &add.keep);
-    add.keep = held_copies(art, heaps[i], &art.flat.edges[edges[i]].op, &add.keep);
+    add.keep = held_copies(art, &post, &add.keep);
     let selected = add.keep.clone();
     let mut add = admit(art, new_symbols(&add, t));
     if add.size() == 0 {
         // No resource equates a variable with a value: the abstraction lost the shape the
-        // resource needs. Keep the values of the cells it summarised.
-        let post = art.exec.post(heaps[i], &art.flat.edges[edges[i]].op);
-        if let super::exec::Post::Heaps(hs) = post {
-            // Values first (SH^mls); addresses (SH^rls) when no value was lost.
-            for h in hs.iter().filter(|_| art.params.values) {
-                let lost = lost_values(art, h, heaps[i + 1], live);
-                add.keep = add.keep.sum(&Bag::from_counts(
-                    lost.iter()
-                        .filter(|(x, n)| t.keep.count(*x) < *n && add.keep.count(*x) == 0)
-                        .map(|(x, n)| (x, n - t.keep.count(x))),
-                ));
-            }
-            for h in hs.iter().filter(|_| add.keep.is_empty()) {
-                for x in lost_addresses(art, h, heaps[i + 1], live) {
-                    if !t.protect.contains(&x) && !add.protect.contains(&x) {
-                        add.protect.push(x);
-                    }
+        // resource needs. Keep the values of the cells it summarised first (SH^mls), their
+        // addresses (SH^rls) when no value was lost.
+        for h in post.iter().filter(|_| art.params.values) {
+            let lost = lost_values(art, h, heaps[i + 1], live);
+            add.keep = add.keep.sum(&Bag::from_counts(
+                lost.iter()
+                    .filter(|(x, n)| t.keep.count(*x) < *n && add.keep.count(*x) == 0)
+                    .map(|(x, n)| (x, n - t.keep.count(x))),
+            ));
+        }
+        for h in post.iter().filter(|_| add.keep.is_empty()) {
+            for x in lost_addresses(art, h, heaps[i + 1], live) {
+                if !t.protect.contains(&x) && !add.protect.contains(&x) {
+                    add.protect.push(x);
                 }
             }
         }
@@ -267,9 +270,8 @@ fn select(
                 if !out.protect.contains(&t) {
                     out.protect.push(t);
                 }
-            } else if out.keep.count(t) < n {
-                let more = n - out.keep.count(t);
-                out.keep.add(t, more);
+            } else {
+                out.keep.raise_to(t, n);
             }
         }
     }
@@ -364,22 +366,9 @@ fn lost_values(
     let holding = |h: &SymHeap| {
         let c = Classes::new(&h.pure);
         let mut out = Bag::new();
-        for cell in &h.cells {
-            let Some(shape) = art.shapes.iter().find(|s| s.ty == cell.ty) else {
-                continue;
-            };
-            let Some(d) = shape.data.map(|k| cell.fields[k]) else {
-                continue;
-            };
+        for (d, n) in data_values(art, h) {
             if let Some(v) = outermost(art, live, &c, d) {
-                out.add(Term::Var(v), 1);
-            }
-        }
-        for seg in &h.segs {
-            for (d, n) in seg.bag.iter() {
-                if let Some(v) = outermost(art, live, &c, d) {
-                    out.add(Term::Var(v), n);
-                }
+                out.add(Term::Var(v), n);
             }
         }
         out
@@ -400,11 +389,7 @@ fn lost_values(
 fn origins(art: &Art, cex: &Cex, i: usize, keep: &Bag) -> Bag {
     let mut out = Bag::new();
     for (x, n) in keep.iter() {
-        let o = origin(art, cex, i, x);
-        if out.count(o) < n {
-            let more = n - out.count(o);
-            out.add(o, more);
-        }
+        out.raise_to(origin(art, cex, i, x), n);
     }
     out
 }
@@ -413,31 +398,29 @@ fn origins(art: &Art, cex: &Cex, i: usize, keep: &Bag) -> Bag {
 /// cells hold its value in some heap of the post of the lost edge, before the abstraction:
 /// the multiplicity `abs_T` needs to keep what that post knows about the value (two cells
 /// holding `x` where one is about to be deleted).
-fn held_copies(art: &Art, before: &SymHeap, op: &Op, keep: &Bag) -> Bag {
-    let super::exec::Post::Heaps(hs) = art.exec.post(before, op) else {
-        return keep.clone();
-    };
+fn held_copies(art: &Art, post: &[SymHeap], keep: &Bag) -> Bag {
     let held = |h: &SymHeap, t: Term| -> u32 {
         let c = Classes::new(&h.pure);
-        let cells = (h.cells.iter())
-            .filter(|cell| {
-                let shape = art.shapes.iter().find(|s| s.ty == cell.ty);
-                shape
-                    .and_then(|s| s.data)
-                    .is_some_and(|k| c.equal(cell.fields[k], t))
-            })
-            .count() as u32;
-        let in_segs: u32 = (h.segs.iter())
-            .flat_map(|s| s.bag.iter())
+        (data_values(art, h).into_iter())
             .filter(|(d, _)| c.equal(*d, t))
             .map(|(_, n)| n)
-            .sum();
-        cells + in_segs
+            .sum()
     };
     Bag::from_counts(keep.iter().map(|(t, n)| {
-        let most = hs.iter().map(|h| held(h, t)).max().unwrap_or(0);
+        let most = post.iter().map(|h| held(h, t)).max().unwrap_or(0);
         (t, n.max(most.min(MAX_COPIES)))
     }))
+}
+
+/// The data values the list cells and segments of `h` hold, each with how many cells hold it
+/// (a cell's value once; a segment's multiset with its multiplicities).
+fn data_values(art: &Art, h: &SymHeap) -> Vec<(Term, u32)> {
+    let cells = h.cells.iter().filter_map(|cell| {
+        let shape = art.shapes.iter().find(|s| s.ty == cell.ty)?;
+        shape.data.map(|k| (cell.fields[k], 1))
+    });
+    let segs = h.segs.iter().flat_map(|s| s.bag.iter());
+    cells.chain(segs).collect()
 }
 
 /// The variable whose value the data variable `t` holds after edge `i` of the path, followed
@@ -454,7 +437,7 @@ fn origin(art: &Art, cex: &Cex, i: usize, t: Term) -> Term {
     let mut written: std::collections::BTreeSet<VarId> = Default::default();
     for j in (0..=i).rev() {
         let op = &art.flat.edges[cex.edges[j]].op;
-        let target = assigned(op);
+        let target = def(op);
         if target == Some(cur) {
             match op {
                 Op::Assign { rhs, .. } => match rhs.kind {
@@ -471,20 +454,6 @@ fn origin(art: &Art, cex: &Cex, i: usize, t: Term) -> Term {
         written.extend(target);
     }
     Term::Var(cur)
-}
-
-/// The variable an operation writes as a whole, if any.
-fn assigned(op: &Op) -> Option<VarId> {
-    let var = |e: &Expr| match e.kind {
-        ExprKind::Var(v) => Some(v),
-        _ => None,
-    };
-    match op {
-        Op::Assign { lhs, .. } => var(lhs),
-        Op::Call { lhs: Some(l), .. } | Op::CallPtr { lhs: Some(l), .. } => var(l),
-        Op::Havoc(v) => Some(*v),
-        _ => None,
-    }
 }
 
 /// Of the live variables equal to `d`, the one of the outermost function (a global, or the

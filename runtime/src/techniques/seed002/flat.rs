@@ -303,7 +303,7 @@ impl Flat {
             for e in &self.edges {
                 let mut w = out[e.from].clone();
                 if !matches!(e.op, Op::Havoc(_)) {
-                    w.extend(def_use(&e.op).0);
+                    w.extend(def(&e.op));
                 }
                 if !w.is_subset(&out[e.to]) {
                     out[e.to].extend(w);
@@ -315,18 +315,28 @@ impl Flat {
     }
 }
 
+/// The variable an operation of the graph overwrites as a whole, if any (calls through
+/// pointers are not in the graph).
+pub fn def(op: &Op) -> Option<VarId> {
+    let whole = |lhs: &Expr| match lhs.kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    };
+    match op {
+        Op::Assign { lhs, .. } => whole(lhs),
+        Op::Call { lhs: Some(lhs), .. } => whole(lhs),
+        Op::Havoc(v) => Some(*v),
+        _ => None,
+    }
+}
+
 /// The variable an operation overwrites as a whole, if any, and the variables it reads.
 fn def_use(op: &Op) -> (Option<VarId>, BTreeSet<VarId>) {
     let whole = |lhs: &Expr| match lhs.kind {
         ExprKind::Var(v) => Some(v),
         _ => None,
     };
-    let def = match op {
-        Op::Assign { lhs, .. } => whole(lhs),
-        Op::Call { lhs: Some(lhs), .. } => whole(lhs),
-        Op::Havoc(v) => Some(*v),
-        _ => None,
-    };
+    let def = def(op);
     let mut uses = BTreeSet::new();
     for e in op.exprs() {
         if def.is_some() && whole(e) == def {
